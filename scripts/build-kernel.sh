@@ -1,0 +1,67 @@
+#!/bin/bash
+# Configure and build the kernel of build/linux-BASE into build/obj-BASE.
+#
+#   build-kernel.sh BASE
+#
+# The config is tinyconfig plus scripts/kernel.config plus the config of
+# each kselftest target in config.mk; it is regenerated every time and only
+# replaces the old one when it differs, so nothing rebuilds needlessly.
+# Compiles go through ccache.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+base=${1:-}
+[ -n "$base" ] || die "usage: build-kernel.sh BASE"
+tree=$TOP/build/linux-$base
+obj=$TOP/build/obj-$base
+logdir=$TOP/build/logs
+[ -f "$tree/Makefile" ] || die "no kernel tree at build/linux-$base; run 'make tree' first"
+command -v ccache >/dev/null || die "ccache not found; run 'make setup'"
+
+export ARCH=x86_64
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
+export KBUILD_BUILD_USER=bdi KBUILD_BUILD_HOST=workbench
+# Paths below the project become relative for ccache, so a fresh clone in
+# another folder hits the cache of an earlier one.
+export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+jobs=$(nproc)
+kmake() { make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+
+frags=("$TOP/scripts/kernel.config")
+for t in $(cfg KSELFTEST_TARGETS); do
+	f=$tree/tools/testing/selftests/$t/config
+	[ -f "$f" ] && frags+=("$f")
+done
+
+# The config is made in a scratch build folder so that the real one keeps
+# its .config (and its timestamps) unless something changed.
+scratch=$TOP/build/cfg-$base
+mkdir -p "$obj" "$scratch" "$logdir"
+cfglog=$logdir/config-$base.log
+new=$scratch/.config
+{
+	make -C "$tree" O="$scratch" HOSTCC="ccache gcc" tinyconfig &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$new" "${frags[@]}" &&
+		make -C "$tree" O="$scratch" HOSTCC="ccache gcc" olddefconfig
+} >"$cfglog" 2>&1 || die "configuring failed; see ${cfglog#"$TOP"/}"
+
+# Every option the fragments ask for must have survived olddefconfig.
+missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
+	opt=${l%%=*} val=${l#*=}
+	if [ "$val" = n ]; then
+		grep -qE "^$opt=" "$new" && echo "$l"
+	else
+		grep -qxF "$l" "$new" || echo "$l"
+	fi
+done)
+[ -z "$missing" ] || die "the kernel config lost options the fragments ask for (dependencies missing?):
+$missing"
+
+if ! cmp -s "$new" "$obj/.config"; then
+	cp "$new" "$obj/.config"
+	say "kernel config updated ($(grep -c '=y' "$obj/.config") options built in)"
+fi
+
+run_logged "$logdir/build-$base.log" "building linux $base bzImage with $jobs jobs" kmake bzImage
+say "kernel: ${obj#"$TOP"/}/arch/x86/boot/bzImage"

@@ -1,0 +1,47 @@
+# Common helpers for the workbench scripts. Sourced, not run.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROG=$(basename "$0" .sh)
+
+die() { echo "$PROG: $*" >&2; exit 1; }
+say() { echo "$PROG: $*"; }
+
+# cfg NAME: a value from config.mk (the one place for identity and bases).
+cfg() {
+	local v
+	v=$(sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$TOP/config.mk")
+	[ -n "$v" ] || die "config.mk has no value for $1"
+	printf '%s\n' "$v"
+}
+
+# run_logged LOG MSG CMD...: run a long step with its output in LOG and a
+# progress line every 30 s (elapsed time and the log's last line); on
+# failure, show the log's tail.
+run_logged() {
+	local log=$1 msg=$2 pid rc t0 now next
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	say "$msg (log: ${log#"$TOP"/})"
+	t0=$(date +%s)
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	next=$((t0 + 30))
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2 & wait $! 2>/dev/null
+		now=$(date +%s)
+		if [ "$now" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+			printf '%s:   %4d s  %s\n' "$PROG" $((now - t0)) \
+				"$(tail -n 1 "$log" | cut -c1-64)"
+			next=$((next + 30))
+		fi
+	done
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		say "$msg failed after $(($(date +%s) - t0)) s"
+		tail -n 25 "$log" | sed 's/^/  | /' >&2
+		die "$msg failed (exit $rc); full log: ${log#"$TOP"/}"
+	fi
+	say "$msg: done in $(($(date +%s) - t0)) s"
+}
