@@ -1,0 +1,51 @@
+# The index of what can be run. `make` builds the patched kernel and shows
+# the knob at work; `make check` runs every test the project has.
+
+BASE ?= 6.12
+S := scripts
+KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
+
+.PHONY: all setup tree export kernel initramfs demo check vm clean help
+
+all: setup tree kernel initramfs demo
+
+help:
+	@sed -n 's/^## //p' Makefile
+
+## setup        install the Debian packages the workbench needs (root)
+setup:
+	@bash $(S)/setup.sh
+
+## tree         build/linux-BASE: Debian's source as a git base plus patches/vBASE
+tree: setup
+	@bash $(S)/tree.sh init $(BASE)
+
+## export       regenerate patches/vBASE/ from the tree (git format-patch)
+export:
+	@bash $(S)/tree.sh export $(BASE)
+
+## kernel       configure and build the tree's kernel (ccache)
+kernel: tree
+	@bash $(S)/build-kernel.sh $(BASE)
+
+## initramfs    the guest's initramfs pieces (busybox, tools, kselftests)
+initramfs: tree
+	@test -f build/initramfs/base.cpio -a build/initramfs/base.cpio -nt $(S)/guest-init \
+		-a build/initramfs/base.cpio -nt $(S)/initramfs.sh || bash $(S)/initramfs.sh base
+	@bash $(S)/initramfs.sh kselftest $(BASE)
+
+## demo         boot the kernel and show the knob on an emulated slow disk
+demo: kernel initramfs
+	@bash $(S)/demo.sh $(BASE)
+
+## check        every test: workbench, series, kselftest in the VM
+check: kernel initramfs
+	@bash $(S)/check.sh $(BASE)
+
+## vm CMD=...   boot the kernel and run CMD in the guest (VMARGS for vm-run.sh)
+vm: kernel initramfs
+	@bash $(S)/vm-run.sh -b $(BASE) -i build/initramfs/kselftest-$(BASE).cpio $(VMARGS) -- '$(CMD)'
+
+## clean        remove build output except the kernel trees
+clean:
+	rm -rf build/obj-* build/cfg-* build/initramfs build/vm build/check

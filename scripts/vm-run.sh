@@ -1,0 +1,160 @@
+#!/bin/bash
+# Boot a workbench kernel under QEMU (software emulation), run one shell
+# command in the guest and bring its results back.
+#
+#   vm-run.sh [options] [--] COMMAND
+#     -b BASE      kernel base (default 6.12): build/obj-BASE/arch/x86/boot/bzImage
+#     -k BZIMAGE   boot this kernel instead
+#     -m MEM       guest memory (default 2G)
+#     -c CPUS      guest CPUs (default 2)
+#     -d SPEC      extra disk, repeatable: SIZE[:FS[:WRITE_BPS]], e.g. 1G:xfs:32M
+#                  FS is ext4, xfs, btrfs or "-" (none); WRITE_BPS throttles
+#                  writes with QEMU block throttling. Disks are /dev/vdb,
+#                  /dev/vdc, ... and a disk with a filesystem is mounted on
+#                  /mnt/vdb, ...
+#     -i CPIO      extra initramfs piece (e.g. build/initramfs/kselftest-6.12.cpio)
+#     -f FILE      copy FILE into the guest's /run/files/ (repeatable)
+#     -t SECONDS   timeout for the whole VM run (default 600)
+#     -o DIR       output folder (default build/vm/last): console.log and
+#                  results/ (what the command left in its working directory)
+#     -q           do not echo the console while it runs
+#
+# The command runs with sh in /results inside the guest. Exit status: the
+# command's own; 124 when the timeout hit; 125 when the console log shows
+# a kernel oops/BUG/WARNING/KASAN/UBSAN/lockdep/hung-task report; 126 when
+# the guest never reported a status (crash, panic, boot failure); 2 for bad
+# usage.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+base=6.12 kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
+disks=() pieces=() files=()
+usage() { sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+bad() { echo "$PROG: $*" >&2; exit 2; }
+
+while getopts b:k:m:c:d:i:f:t:o:qh opt; do
+	case $opt in
+	b) base=$OPTARG ;;
+	k) kernel=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	d) disks+=("$OPTARG") ;;
+	i) pieces+=("$OPTARG") ;;
+	f) files+=("$OPTARG") ;;
+	t) timeout=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	q) quiet=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || bad "no command given (usage: vm-run.sh [options] COMMAND)"
+cmd=$*
+
+# bytes SIZE: 512, 64K, 256M, 2G -> bytes
+bytes() {
+	local n=${1%[KkMmGg]} u=${1##*[0-9]}
+	[[ $n =~ ^[0-9]+$ ]] || return 1
+	case $u in
+	"") echo "$n" ;;
+	[Kk]) echo $((n << 10)) ;;
+	[Mm]) echo $((n << 20)) ;;
+	[Gg]) echo $((n << 30)) ;;
+	*) return 1 ;;
+	esac
+}
+
+[[ $cpus =~ ^[1-8]$ ]] || bad "bad CPU count '$cpus' (1 to 8)"
+[[ $timeout =~ ^[0-9]+$ ]] || bad "bad timeout '$timeout' (seconds)"
+bytes "$mem" >/dev/null || bad "bad memory size '$mem' (e.g. 2G)"
+[ -n "$kernel" ] || kernel=$TOP/build/obj-$base/arch/x86/boot/bzImage
+[ -f "$kernel" ] || bad "no kernel at $kernel; run 'make kernel' first"
+basecpio=$TOP/build/initramfs/base.cpio
+[ -f "$basecpio" ] || bad "no $basecpio; run 'make initramfs' first"
+for p in "${pieces[@]}"; do [ -f "$p" ] || bad "no initramfs piece $p"; done
+for f in "${files[@]}"; do [ -f "$f" ] || bad "no file $f to copy into the guest"; done
+command -v qemu-system-x86_64 >/dev/null || bad "qemu-system-x86_64 not found; run 'make setup'"
+
+rm -rf "$outdir"
+mkdir -p "$outdir/results" "$outdir/run/run/files"
+log=$outdir/console.log
+
+# Disks: vda carries the results back (a tar archive), the extra ones follow.
+drives=(-drive "file=$outdir/results.img,if=none,id=res,format=raw,cache=unsafe"
+	-device virtio-blk-pci,drive=res)
+truncate -s 64M "$outdir/results.img"
+vm_disks= letters=(b c d e f g h i j k l m n o p)
+i=0
+for spec in "${disks[@]}"; do
+	IFS=: read -r size fs bps extra <<<"$spec"
+	[ -z "${extra:-}" ] || bad "bad disk '$spec' (SIZE[:FS[:WRITE_BPS]])"
+	[ "$i" -lt ${#letters[@]} ] || bad "too many disks"
+	sz=$(bytes "$size") || bad "bad disk size '$size' in '$spec'"
+	fs=${fs:--}
+	name=vd${letters[$i]} img=$outdir/disk-$i.img
+	truncate -s "$sz" "$img"
+	case $fs in
+	-) ;;
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img" ;;
+	xfs) mkfs.xfs -q -f "$img" ;;
+	btrfs) mkfs.btrfs -q -f "$img" >/dev/null ;;
+	*) bad "unknown filesystem '$fs' in '$spec' (ext4, xfs, btrfs or -)" ;;
+	esac || bad "mkfs.$fs failed for '$spec'"
+	opt=
+	if [ -n "${bps:-}" ]; then
+		b=$(bytes "$bps") || bad "bad write speed '$bps' in '$spec'"
+		opt=",throttling.bps-write=$b"
+	fi
+	drives+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads$opt"
+		-device "virtio-blk-pci,drive=d$i,serial=$name")
+	vm_disks+="$name:$fs "
+	i=$((i + 1))
+done
+
+# The per-run initramfs piece: the command, the disk list, the files.
+printf '%s\n' "$cmd" >"$outdir/run/run/cmd"
+printf 'VM_DISKS="%s"\n' "$vm_disks" >"$outdir/run/run/vm.env"
+for f in "${files[@]}"; do cp "$f" "$outdir/run/run/files/"; done
+(cd "$outdir/run" && find . | cpio -o -H newc --quiet -R 0:0) >"$outdir/run.cpio"
+cat "$basecpio" "${pieces[@]}" "$outdir/run.cpio" >"$outdir/initrd.cpio"
+rm -rf "$outdir/run" "$outdir/run.cpio"
+
+say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}; timeout $timeout s"
+say "console log: ${log#"$TOP"/}"
+t0=$(date +%s)
+set -o pipefail
+timeout -k 10 "$timeout" qemu-system-x86_64 \
+	-nodefaults -no-user-config -display none -no-reboot \
+	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
+	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=4 rdinit=/init" \
+	-serial stdio -monitor none "${drives[@]}" </dev/null 2>"$outdir/qemu.err" |
+	tr -d '\r' | tee "$log" | { if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/  | /'; fi; }
+qrc=${PIPESTATUS[0]}
+set +o pipefail
+dt=$(($(date +%s) - t0))
+rm -f "$outdir/initrd.cpio" "$outdir"/disk-*.img
+
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	say "TIMEOUT: the VM ran for more than $timeout s; see ${log#"$TOP"/}"
+	exit 124
+fi
+if [ -s "$outdir/qemu.err" ]; then
+	sed 's/^/  qemu: /' "$outdir/qemu.err" >&2
+fi
+tar -xf "$outdir/results.img" -C "$outdir/results" 2>/dev/null
+rm -f "$outdir/results.img"
+
+if ! reports=$("$TOP/scripts/console-check.sh" "$log"); then
+	say "KERNEL REPORT in the console log (${log#"$TOP"/}):"
+	printf '%s\n' "$reports" | sed 's/^/  ! /' >&2
+	exit 125
+fi
+status=$(sed -n 's/^@@VM-EXIT-STATUS@@ \([0-9]*\)$/\1/p' "$log" | tail -n 1)
+if [ -z "$status" ]; then
+	say "the guest never reported an exit status (qemu exit $qrc after $dt s); see ${log#"$TOP"/}"
+	exit 126
+fi
+rm -f "$outdir/results/.exit-status"
+say "guest command exited with $status after $dt s"
+exit "$status"
