@@ -5,7 +5,7 @@ BASE ?= 6.12
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel initramfs demo check vm clean help
+.PHONY: all setup tree export kernel prefixes initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -27,6 +27,10 @@ export:
 ## kernel       configure and build the tree's kernel (ccache)
 kernel: tree
 	@bash $(S)/build-kernel.sh $(BASE)
+
+## prefixes     build the kernel at every prefix of the series (build/kernels/)
+prefixes: tree
+	@bash $(S)/build-prefixes.sh $(BASE)
 
 ## initramfs    the guest's initramfs pieces (busybox, tools, kselftests)
 initramfs: tree
