@@ -18,7 +18,7 @@ mkdir -p "$out" "$logdir"
 
 # Host programs the guest runs, copied with their shared libraries.
 host_progs="fio mkfs.ext4 mkfs.xfs mkfs.btrfs btrfs filefrag xfs_io xfs_bmap
-	e2fsck xfs_repair"
+	e2fsck xfs_repair timeout"
 
 mkcpio() { (cd "$1" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0); }
 
@@ -41,10 +41,12 @@ build_base() {
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,mnt,results,etc}
 	cp "$(command -v busybox)" "$stage/bin/busybox"
-	for a in $(busybox --list-full); do
-		[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
-	done
+	# Host programs first, busybox applets where nothing is yet: the
+	# kselftest runner needs coreutils' timeout (it passes --foreground).
 	copy_with_libs "$stage"
+	for a in $(busybox --list-full); do
+		[ -e "$stage/$a" ] || [ -L "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+	done
 	# xfs_bmap and friends are shell scripts run with /bin/sh -f: busybox sh.
 	install -m 0755 "$TOP/scripts/guest-init" "$stage/init"
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$stage/etc/passwd"
