@@ -5,7 +5,7 @@ BASE ?= 6.12
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel prefixes initramfs demo check vm clean help
+.PHONY: all setup tree export kernel prefixes check-negative initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -28,9 +28,14 @@ export:
 kernel: tree
 	@bash $(S)/build-kernel.sh $(BASE)
 
-## prefixes     build the kernel at every prefix of the series (build/kernels/)
+## prefixes     build the kernel at every prefix of the series (build/kernels/;
+##              WITH_BASE=1 also the unpatched base)
 prefixes: tree
 	@bash $(S)/build-prefixes.sh $(BASE)
+
+## check-negative  the kselftest on the sysfs-only and unpatched kernels
+check-negative: initramfs
+	@bash $(S)/check-negative.sh $(BASE)
 
 ## initramfs    the guest's initramfs pieces (busybox, tools, kselftests)
 initramfs: tree

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build the kernel at every prefix of the series in build/linux-BASE (base
-# excluded), oldest first, and keep each bzImage as
+# Build the kernel at every prefix of the series in build/linux-BASE
+# (the bare base too with WITH_BASE=1: a full rebuild), oldest first, and keep each bzImage as
 # build/kernels/BASE-N.bzImage (N patches applied). Shows that every prefix
 # builds and gives the partial kernels the negative tests boot (BASE-1 is
 # the kernel with only the sysfs patch). The tree goes back to its branch
@@ -21,8 +21,9 @@ tag=base-$(sed -n -e 's/^VERSION = //p' -e 's/^PATCHLEVEL = //p' -e 's/^SUBLEVEL
 	"$tree/Makefile" | paste -sd.)
 mkdir -p "$TOP/build/kernels"
 
-n=0
-for c in $(g rev-list --reverse "$tag..$branch"); do
+n=-1
+[ "${WITH_BASE:-0}" = 1 ] || n=0
+for c in $([ "$n" = -1 ] && g rev-parse "$tag^{commit}"; g rev-list --reverse "$tag..$branch"); do
 	n=$((n + 1))
 	say "prefix $n: $(g log -1 --format=%s "$c")"
 	g checkout -q --detach "$c" || die "cannot check out $c"

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Show that the kselftest can fail: run it on kernels that lack what it
+# tests and check that it notices.
+#
+#   check-negative.sh BASE
+#
+# build/kernels/BASE-1.bzImage (only the sysfs patch, from 'make prefixes'):
+#   the ABI cases pass, every behaviour case but the knob-off baseline fails.
+# build/kernels/BASE-0.bzImage (the unpatched base, 'make prefixes
+#   WITH_BASE=1'), when present: every case skips, none fails.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+base=${1:-6.12}
+cpio=$TOP/build/initramfs/kselftest-$base.cpio
+[ -f "$cpio" ] || die "no $cpio; run 'make initramfs'"
+[ -f "$TOP/build/kernels/$base-1.bzImage" ] || die "no build/kernels/$base-1.bzImage; run 'make prefixes'"
+nfail=0
+
+# run KERNEL NAME: the kselftest on KERNEL; prints its TAP, leaves totals in $totals
+run() {
+	local out=$TOP/build/check/negative-$2
+	bash "$TOP/scripts/vm-run.sh" -k "$1" -q -t 900 -o "$out" -i "$cpio" \
+		'/kselftest/run_kselftest.sh -c bdi >bdi.tap 2>&1; cat bdi.tap'
+	tap=$out/results/bdi.tap
+	grep -E '^# (ok|not ok) [0-9]' "$tap" | sed 's/^/    /'
+	totals=$(grep -o 'Totals: .*' "$tap" | tail -n 1)
+	say "$2: $totals"
+}
+expect() {
+	if [ "$1" = "$2" ]; then say "as expected: $3"; else say "UNEXPECTED: $3 (got '$1')"; nfail=$((nfail + 1)); fi
+}
+
+say "kernel with only the sysfs patch: the behaviour cases must fail"
+run "$TOP/build/kernels/$base-1.bzImage" sysfs-only
+expect "$totals" "Totals: pass:5 fail:4 xfail:0 xpass:0 skip:0 error:0" "ABI and knob-off pass, 4 behaviour cases fail"
+
+if [ -f "$TOP/build/kernels/$base-0.bzImage" ]; then
+	say "unpatched kernel: every case must skip"
+	run "$TOP/build/kernels/$base-0.bzImage" unpatched
+	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:9 error:0" "all 9 cases skip"
+fi
+[ "$nfail" -eq 0 ] || die "$nfail unexpected result(s)"
+say "the kselftest fails and skips where it should"
