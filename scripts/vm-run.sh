@@ -127,7 +127,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
 	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=4 rdinit=/init" \
+	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
 	-serial stdio -monitor none "${drives[@]}" </dev/null 2>"$outdir/qemu.err" |
 	tr -d '\r' | tee "$log" | { if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/  | /'; fi; }
 qrc=${PIPESTATUS[0]}
