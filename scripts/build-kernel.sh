@@ -28,39 +28,59 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 jobs=$(nproc)
 kmake() { make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
 
+# make_config: tinyconfig + fragments into $obj/.config. The config is made
+# in a scratch build folder so that the real one keeps its .config (and its
+# timestamps) unless something changed.
+make_config() {
+	local scratch=$TOP/build/cfg-$base new l opt val missing
+	new=$scratch/.config
+	mkdir -p "$scratch"
+	say "configuring: tinyconfig + ${frags[*]#"$TOP"/}"
+	{
+		make -C "$tree" O="$scratch" HOSTCC="ccache gcc" tinyconfig &&
+			"$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$new" "${frags[@]}" &&
+			make -C "$tree" O="$scratch" HOSTCC="ccache gcc" olddefconfig
+	} >"$logdir/config-$base.log" 2>&1 || die "configuring failed; see build/logs/config-$base.log"
+
+	# Every option the fragments ask for must have survived olddefconfig.
+	missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
+		opt=${l%%=*} val=${l#*=}
+		if [ "$val" = n ]; then
+			grep -qE "^$opt=" "$new" && echo "$l"
+		else
+			grep -qxF "$l" "$new" || echo "$l"
+		fi
+	done)
+	[ -z "$missing" ] || die "the kernel config lost options the fragments ask for (dependencies missing?):
+$missing"
+
+	if ! cmp -s "$new" "$obj/.config"; then
+		cp "$new" "$obj/.config"
+		say "kernel config updated ($(grep -c '=y' "$obj/.config") options built in)"
+	fi
+	echo "$stamp" >"$obj/.config.stamp"
+}
+
 frags=("$TOP/scripts/kernel.config")
 for t in $(cfg KSELFTEST_TARGETS); do
 	f=$tree/tools/testing/selftests/$t/config
 	[ -f "$f" ] && frags+=("$f")
 done
 
-# The config is made in a scratch build folder so that the real one keeps
-# its .config (and its timestamps) unless something changed.
-scratch=$TOP/build/cfg-$base
-mkdir -p "$obj" "$scratch" "$logdir"
-cfglog=$logdir/config-$base.log
-new=$scratch/.config
-{
-	make -C "$tree" O="$scratch" HOSTCC="ccache gcc" tinyconfig &&
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$new" "${frags[@]}" &&
-		make -C "$tree" O="$scratch" HOSTCC="ccache gcc" olddefconfig
-} >"$cfglog" 2>&1 || die "configuring failed; see ${cfglog#"$TOP"/}"
+# What the config depends on: the fragments and the tree's Kconfig files
+# (their blob hashes from the index, plus any uncommitted change to them).
+kconfig_paths=(':(glob)**/Kconfig*' 'arch/x86/configs/' 'kernel/configs/')
+stamp=$({
+	cat "${frags[@]}"
+	git -C "$tree" ls-files -s -- "${kconfig_paths[@]}"
+	git -C "$tree" diff HEAD -- "${kconfig_paths[@]}"
+} | sha1sum | cut -d' ' -f1)
 
-# Every option the fragments ask for must have survived olddefconfig.
-missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
-	opt=${l%%=*} val=${l#*=}
-	if [ "$val" = n ]; then
-		grep -qE "^$opt=" "$new" && echo "$l"
-	else
-		grep -qxF "$l" "$new" || echo "$l"
-	fi
-done)
-[ -z "$missing" ] || die "the kernel config lost options the fragments ask for (dependencies missing?):
-$missing"
-
-if ! cmp -s "$new" "$obj/.config"; then
-	cp "$new" "$obj/.config"
-	say "kernel config updated ($(grep -c '=y' "$obj/.config") options built in)"
+mkdir -p "$obj" "$logdir"
+if [ -f "$obj/.config" ] && [ "$(cat "$obj/.config.stamp" 2>/dev/null)" = "$stamp" ]; then
+	say "kernel config is up to date"
+else
+	make_config
 fi
 
 run_logged "$logdir/build-$base.log" "building linux $base bzImage with $jobs jobs" kmake bzImage
