@@ -5,7 +5,7 @@ BASE ?= 6.12
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel prefixes check-negative initramfs demo check vm clean help
+.PHONY: all setup tree export kernel prefixes check-negative check-32bit initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -32,6 +32,10 @@ kernel: tree
 ##              WITH_BASE=1 also the unpatched base)
 prefixes: tree
 	@bash $(S)/build-prefixes.sh $(BASE)
+
+## check-32bit  compile the series' C files for i386 (no 64-bit division)
+check-32bit: tree
+	@bash $(S)/check-32bit.sh $(BASE)
 
 ## check-negative  the kselftest on the sysfs-only and unpatched kernels
 check-negative: initramfs
