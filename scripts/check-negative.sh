@@ -21,7 +21,7 @@ nfail=0
 run() {
 	local out=$TOP/build/check/negative-$2
 	bash "$TOP/scripts/vm-run.sh" -k "$1" -q -t 900 -o "$out" -i "$cpio" \
-		'/kselftest/run_kselftest.sh -c bdi >bdi.tap 2>&1; cat bdi.tap'
+		'/kselftest/run_kselftest.sh -c bdi >>bdi.tap 2>&1; cat bdi.tap'
 	tap=$out/results/bdi.tap
 	grep -E '^# (ok|not ok) [0-9]' "$tap" | sed 's/^/    /'
 	totals=$(grep -o 'Totals: .*' "$tap" | tail -n 1)

@@ -7,13 +7,13 @@
 out=$TOP/build/check/kselftest-bdi
 expect_rc 0 "run_kselftest.sh -c bdi in the VM" "$VMRUN" -b "$BASE" -t 900 -o "$out" \
 	-i "$TOP/build/initramfs/kselftest-$BASE.cpio" \
-	'/kselftest/run_kselftest.sh -c bdi >bdi.tap 2>&1; rc=$?; cat bdi.tap; exit $rc'
+	'/kselftest/run_kselftest.sh -c bdi >>bdi.tap 2>&1; rc=$?; cat bdi.tap; exit $rc'
 tap=$out/results/bdi.tap
 totals=$(grep -o 'Totals: pass:[0-9]* fail:[0-9]* xfail:[0-9]* xpass:[0-9]* skip:[0-9]* error:[0-9]*' "$tap" 2>/dev/null | tail -n 1)
 if [ -z "$totals" ]; then
 	not_ok "no kselftest totals in ${tap#"$TOP"/}"
 else
-	pass=$(echo "$totals" | sed 's/.*pass:\([0-9]*\).*/\1/')
+	pass=$(echo "$totals" | sed 's/^Totals: pass:\([0-9]*\).*/\1/')
 	if echo "$totals" | grep -q 'fail:0 xfail:0 xpass:0 skip:0 error:0' && [ "$pass" -ge 9 ]; then
 		ok "$totals"
 	else
