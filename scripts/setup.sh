@@ -14,7 +14,7 @@ command -v apt-get >/dev/null || die "apt-get not found: this workbench needs De
 # dependencies, the emulator and what goes into the guest.
 pkgs="linux-source-6.12 linux-source-6.1
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
-	xz-utils python3 git ccache
+	xz-utils python3 python3-ply python3-git git ccache
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox"
 

@@ -29,7 +29,7 @@ rm -f "$wt.am.log"
 
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1)
+	out=$(cd "$tree" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1)
 	if [ -z "$out" ]; then ok "checkpatch --strict clean: $name"; else not_ok "checkpatch --strict: $name"; printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'; fi
 	grep -qxF "Signed-off-by: $ident" "$p" && ok "signed off: $name" || not_ok "no 'Signed-off-by: $ident' in $name"
 done
