@@ -11,8 +11,8 @@ base=${1:-6.12}
 out=$TOP/build/demo
 guest_cmd='{
 bdi=$(basename "$(readlink /sys/block/vdb/bdi)")
-echo "== /sys/class/bdi/$bdi/ (the ext4 disk) =="
-ls /sys/class/bdi/$bdi/
+echo "/sys/class/bdi/$bdi/ (the ext4 disk):"
+ls /sys/class/bdi/$bdi/ | tr "\n" " "; echo
 if [ ! -e /sys/class/bdi/$bdi/dirty_background_bytes ]; then
 	echo "this kernel has no per-device dirty_background_bytes"
 	exit 0
@@ -25,8 +25,8 @@ sh $s /mnt/vdb/stream $bdi 256 16 16777216 knob-16MiB >>table.txt &&
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 } >demo.txt 2>&1; rc=$?; cat demo.txt; exit $rc
 '
-say "demo: ext4 on a disk throttled to 32 MiB/s; 256 MiB arrive at 16 MiB/s, then fsync"
-say "demo: knob off vs /sys/class/bdi/<disk>/dirty_background_bytes = 16 MiB (takes about two minutes)"
+say "ext4 on a disk throttled to 32 MiB/s; 256 MiB arrive at 16 MiB/s, then fsync"
+say "knob off vs /sys/class/bdi/<disk>/dirty_background_bytes = 16 MiB (about a minute)"
 bash "$TOP/scripts/vm-run.sh" -b "$base" -q -t 900 -o "$out" -d 1G:ext4:32M \
 	-f "$TOP/scripts/guest/stream-fsync.sh" "$guest_cmd" || die "the demo VM run failed; see build/demo/console.log"
 cat "$out/results/demo.txt"
