@@ -52,8 +52,11 @@ ids_of_patches() {
 }
 ids_of_tree() {
 	local c
+	local id
 	for c in $(g rev-list --reverse "$(base_tag)..HEAD"); do
-		g show "$c" | git patch-id --stable | cut -d' ' -f1
+		id=$(g show "$c" | git patch-id --stable | cut -d' ' -f1)
+		# An empty commit has no patch-id; it still is work of its own.
+		echo "${id:-empty-$c}"
 	done
 }
 
@@ -171,7 +174,10 @@ do_export() {
 *** cover letter text: edit with 'git branch --edit-description' ***"
 	mkdir -p "$pdir"
 	rm -f "$pdir"/*.patch
-	g format-patch -q "${v[@]}" --cover-letter --cover-from-description=subject \
+	# The cover letter takes its date from the committer: use the last
+	# patch's, so that exporting an unchanged series changes nothing.
+	GIT_COMMITTER_DATE=$(g log -1 --format=%aI HEAD) \
+		g format-patch -q "${v[@]}" --cover-letter --cover-from-description=subject \
 		--base="$(base_tag)" --zero-commit --no-signature \
 		-o "$pdir" "$(base_tag)..HEAD" || die "git format-patch failed"
 	say "exported $n patches and a cover letter to ${pdir#"$TOP"/}"
