@@ -5,7 +5,7 @@ BASE ?= 6.12
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel prefixes check-negative check-32bit initramfs demo check vm clean help
+.PHONY: all setup tree export kernel prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -54,6 +54,19 @@ demo: kernel initramfs
 ## check        every test: workbench, series, kselftest in the VM
 check: kernel initramfs
 	@bash $(S)/check.sh $(BASE)
+
+## bench        benchmarks (PROFILE=quick|full, CASES="S1", FS="ext4 xfs btrfs",
+##              REPS=N), results under Documentation/benchmarks/results/
+PROFILE ?= quick
+CASES ?= S1
+FS ?= ext4 xfs btrfs
+bench: kernel initramfs
+	@bash $(S)/bench.sh -p $(PROFILE) -c "$(CASES)" -f "$(FS)" $(if $(REPS),-r $(REPS))
+	@bash $(S)/bench-report.sh Documentation/benchmarks/results/$(PROFILE)
+
+## bench-report the tables and plots from the results (no VM run)
+bench-report:
+	@bash $(S)/bench-report.sh Documentation/benchmarks/results/$(PROFILE)
 
 ## vm CMD=...   boot the kernel and run CMD in the guest (VMARGS for vm-run.sh)
 vm: kernel initramfs

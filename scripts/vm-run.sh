@@ -18,6 +18,7 @@
 #     -o DIR       output folder (default build/vm/last): console.log and
 #                  results/ (what the command left in its working directory)
 #     -q           do not echo the console while it runs
+#     -s REGEX     with -q, still echo the console lines matching REGEX
 #
 # The command runs with sh in /results inside the guest. Exit status: the
 # command's own; 124 when the timeout hit; 125 when the console log shows
@@ -28,11 +29,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=6.12 kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
-disks=() pieces=() files=()
-usage() { sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+disks=() pieces=() files=() show=
+usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }
 
-while getopts b:k:m:c:d:i:f:t:o:qh opt; do
+while getopts b:k:m:c:d:i:f:t:o:qs:h opt; do
 	case $opt in
 	b) base=$OPTARG ;;
 	k) kernel=$OPTARG ;;
@@ -44,6 +45,7 @@ while getopts b:k:m:c:d:i:f:t:o:qh opt; do
 	t) timeout=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
+	s) show=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -129,7 +131,15 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
 	-serial stdio -monitor none "${drives[@]}" </dev/null 2>"$outdir/qemu.err" |
-	tr -d '\r' | tee "$log" | { if [ "$quiet" = 1 ]; then cat >/dev/null; else sed -u 's/^/  | /'; fi; }
+	tr -d '\r' | tee "$log" | {
+		if [ "$quiet" = 0 ]; then
+			sed -u 's/^/  | /'
+		elif [ -n "$show" ]; then
+			grep --line-buffered -E "$show" | sed -u 's/^/  | /'
+		else
+			cat >/dev/null
+		fi
+	}
 qrc=${PIPESTATUS[0]}
 set +o pipefail
 dt=$(($(date +%s) - t0))

@@ -6,18 +6,19 @@
 #
 #   stream-fsync.sh FILE BDI SIZE_MIB RATE_MIB KNOB_BYTES LABEL
 #
-# BDI is the name under /sys/class/bdi (e.g. 254:16, btrfs-1); KNOB_BYTES
-# is written to its dirty_background_bytes ("-" leaves it alone). Prints one
+# BDI is the name under /sys/class/bdi (e.g. 254:16, btrfs-1), or "-" for
+# none (tmpfs: no sampling); KNOB_BYTES is written to its
+# dirty_background_bytes ("-" leaves it alone). Prints one
 # line: LABEL total_s write_s fsync_s peak_dirty_kib, and leaves the dirty
 # time series in LABEL.dirty (uptime_s dirty_kib per line).
 set -u
 [ $# -eq 6 ] || { echo "usage: stream-fsync.sh FILE BDI SIZE_MIB RATE_MIB KNOB_BYTES LABEL" >&2; exit 2; }
 file=$1 bdi=$2 size=$3 rate=$4 knob=$5 label=$6
 stats=/sys/kernel/debug/bdi/$bdi/stats
-[ -r "$stats" ] || { echo "stream-fsync: no $stats" >&2; exit 1; }
+[ "$bdi" = - ] || [ -r "$stats" ] || { echo "stream-fsync: no $stats" >&2; exit 1; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
-dirty_kib() { awk '/^BdiReclaimable:/ { print $2 }' "$stats"; }
+dirty_kib() { if [ "$bdi" = - ]; then echo 0; else awk '/^BdiReclaimable:/ { print $2 }' "$stats"; fi; }
 
 if [ "$knob" != - ]; then
 	echo "$knob" >"/sys/class/bdi/$bdi/dirty_background_bytes" || exit 1

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Turn benchmark results into the tables and plots of
+# Documentation/benchmarks.md. Results are data; the tables are made from
+# them, never typed.
+#
+#   bench-report.sh [RESULTS_DIR [OUT_DIR]]
+#
+# RESULTS_DIR defaults to Documentation/benchmarks/results/quick. Writes
+# OUT_DIR/<profile>-tables.md and the PNG plots next to it (OUT_DIR
+# defaults to Documentation/benchmarks, which Documentation/benchmarks.md
+# links to).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+res=${1:-$TOP/Documentation/benchmarks/results/quick}
+[ -d "$res" ] || die "no results in $res; run 'make bench' first"
+profile=$(basename "$res")
+docdir=${2:-$TOP/Documentation/benchmarks}
+tables=$docdir/$profile-tables.md
+command -v gnuplot >/dev/null || die "gnuplot not found; run 'make setup'"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# median / min / max of the values on stdin, one per line
+stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
+
+# col FILE SETTING COLUMN: the column's values for one setting
+col() { awk -F'\t' -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+	$2 == s { print $k }' "$1"; }
+
+s1_section() {
+	local d fs tsv size rate speed bound floor set m lo hi n t
+	echo "### S1: data arriving at a fixed rate, then one fsync"
+	echo
+	d=$(ls -d "$res"/S1-* 2>/dev/null | head -n 1)
+	[ -n "$d" ] || { echo "(no S1 results)"; return; }
+	sed -n 's/^s1: /Job: /p; s/^disk: /Disk: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$d/meta.txt" | sed 's/$/  /'
+	grep -h '^vm.dirty_background\|^global background' "$d/meta.txt" | sed 's/^/Guest: /; s/$/  /'
+	echo
+	echo "Cells: median [min-max] over the repetitions. Bound: max(floor, size / disk speed),"
+	echo "the floor being the same fio job on tmpfs in the same VM."
+	echo
+	echo "| filesystem (knob on) | metric | floor | off | knob | global | bound | knob / bound | global / bound | off / bound |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for d in "$res"/S1-*; do
+		fs=${d##*/S1-} tsv=$d/s1.tsv
+		[ -f "$tsv" ] || continue
+		size=$(sed -n 's/^s1: \([0-9]*\) MiB at.*/\1/p' "$d/meta.txt")
+		speed=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
+		floor=$(col "$tsv" floor total_s | stats | cut -d' ' -f1)
+		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", f > x ? f : x }')
+		local bdi row=() ratio=()
+		bdi=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
+		for set in floor off knob global; do
+			read -r m lo hi n < <(col "$tsv" "$set" total_s | stats)
+			row+=("$m [$lo-$hi]")
+			ratio+=("$(awk -v a="$m" -v b="$bound" 'BEGIN { printf "%.1f %%", 100 * a / b }')")
+		done
+		echo "| $fs ($bdi) | total s | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | $bound | ${ratio[2]} | ${ratio[3]} | ${ratio[1]} |"
+		row=()
+		for set in floor off knob global; do
+			read -r m lo hi n < <(col "$tsv" "$set" fsync_s | stats)
+			row+=("$m [$lo-$hi]")
+		done
+		echo "| | fsync s | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | | | | |"
+		row=()
+		for set in floor off knob global; do
+			read -r m lo hi n < <(col "$tsv" "$set" peak_dirty_kib | awk '{ print $1 / 1024 }' | stats)
+			row+=("$m [$lo-$hi]")
+		done
+		echo "| | peak dirty MiB | - | ${row[1]} | ${row[2]} | ${row[3]} | | | | |"
+	done
+	echo
+	for d in "$res"/S1-*; do
+		fs=${d##*/S1-}
+		s1_plot "$d" "$fs" && echo "![S1 $fs: dirty amount over time]($profile-s1-$fs.png)"
+	done
+	echo
+}
+
+# s1_plot DIR FS: the device's dirty amount over time, first repetition,
+# off vs knob vs global.
+s1_plot() {
+	local d=$1 fs=$2 set plots=() f
+	for set in off knob global; do
+		f=$d/series/s1-$fs-$set-1.dirty
+		[ -f "$f" ] || return 1
+		awk 'NR == 1 { t0 = $1 } { printf "%.2f %.2f\n", $1 - t0, $2 / 1024 }' "$f" >"$tmp/$set.dat"
+		plots+=("'$tmp/$set.dat' using 1:2 with lines lw 2 title '$set'")
+	done
+	gnuplot <<-GP
+		set terminal png size 800,400
+		set output '$docdir/$profile-s1-$fs.png'
+		set title 'S1 on $fs: dirty page cache of the device while the stream arrives, then fsync'
+		set xlabel 'seconds'
+		set ylabel 'dirty MiB'
+		set grid
+		set key top left
+		plot $(IFS=,; echo "${plots[*]}")
+	GP
+}
+
+mkdir -p "$docdir"
+{
+	echo "<!-- made by scripts/bench-report.sh from ${res#"$TOP"/}; do not edit -->"
+	echo
+	s1_section
+} >"$tables"
+say "wrote ${tables#"$TOP"/} and its plots"
