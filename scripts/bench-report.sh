@@ -50,7 +50,7 @@ s1_section() {
 		size=$(sed -n 's/^s1: \([0-9]*\) MiB at.*/\1/p' "$d/meta.txt")
 		speed=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
 		floor=$(col "$tsv" floor total_s | stats | cut -d' ' -f1)
-		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", f > x ? f : x }')
+		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", (f > x ? f : x) }')
 		local bdi row=() ratio=()
 		bdi=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
 		for set in floor off knob global; do
