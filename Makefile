@@ -55,10 +55,10 @@ demo: kernel initramfs
 check: kernel initramfs
 	@bash $(S)/check.sh $(BASE)
 
-## bench        benchmarks (PROFILE=quick|full, CASES="S1", FS="ext4 xfs btrfs",
+## bench        benchmarks (PROFILE=quick|full, CASES="S1 S2 S3 S6", FS="ext4 xfs btrfs",
 ##              REPS=N), results under Documentation/benchmarks/results/
 PROFILE ?= quick
-CASES ?= S1
+CASES ?= S1 S2 S3 S6
 FS ?= ext4 xfs btrfs
 bench: kernel initramfs
 	@bash $(S)/bench.sh -p $(PROFILE) -c "$(CASES)" -f "$(FS)" $(if $(REPS),-r $(REPS))

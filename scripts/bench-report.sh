@@ -26,9 +26,87 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
 
-# col FILE SETTING COLUMN: the column's values for one setting
-col() { awk -F'\t' -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-	$2 == s { print $k }' "$1"; }
+# col FILE SETTING COLUMN [KEY VALUE]: the column's values for one setting
+# (and rows whose column KEY is VALUE)
+col() { awk -F'\t' -v s="$2" -v c="$3" -v key="${4:-}" -v val="${5:-}" '
+	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == key) f = i }; next }
+	$2 == s && (!f || $f == val) { print $k }' "$1"; }
+
+# cell FILE SETTING COLUMN [KEY VALUE]: "median [min-max]"
+cell() { col "$@" | stats | awk '$1 == "-" { print "-"; next } { printf "%s [%s-%s]", $1, $2, $3 }'; }
+# med FILE SETTING COLUMN [KEY VALUE]: the median alone
+med() { col "$@" | stats | cut -d' ' -f1; }
+# pct A B: A / B in percent
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.1f %%", 100 * a / b }'; }
+
+# meta_lines DIR: the run's parameters, for the text above a table
+meta_lines() {
+	sed -n 's/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" | sed 's/$/  /'
+	grep -h '^vm.dirty_background\|^global background' "$1/meta.txt" | sed 's/^/Guest: /; s/$/  /'
+	echo
+}
+
+s2_section() {
+	local d fs tsv
+	echo "### S2: a slow and a fast device written at the same time, knob on the slow one"
+	echo
+	d=$(ls -d "$res"/S2-* 2>/dev/null | head -n 1)
+	[ -n "$d" ] || { echo "(no S2 results)"; echo; return; }
+	meta_lines "$d"
+	echo "Cells: MiB/s from start to the end of the final fsync, median [min-max]."
+	echo
+	echo "| filesystem (knob on) | device | off | knob | global | knob / off | global / off |"
+	echo "|---|---|---|---|---|---|---|"
+	for d in "$res"/S2-*; do
+		fs=${d##*/S2-} tsv=$d/s2.tsv
+		[ -f "$tsv" ] || continue
+		for dev in slow fast; do
+			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $dev | $(cell "$tsv" off ${dev}_mib_s) | $(cell "$tsv" knob ${dev}_mib_s) | $(cell "$tsv" global ${dev}_mib_s) | $(pct "$(med "$tsv" knob ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") | $(pct "$(med "$tsv" global ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") |"
+		done
+	done
+	echo
+}
+
+s3_section() {
+	local d fs tsv n
+	echo "### S3: 1, 10 and 100 concurrent writers at a limited aggregate rate"
+	echo
+	d=$(ls -d "$res"/S3-* 2>/dev/null | head -n 1)
+	[ -n "$d" ] || { echo "(no S3 results)"; echo; return; }
+	meta_lines "$d"
+	echo "Cells: median [min-max]. Throughput: all files' bytes over the time to the end of the"
+	echo "last fsync. Extents: filefrag, mean over the files (xfs_bmap agrees on XFS: see the TSV)."
+	echo
+	echo "| filesystem (knob on) | writers | MiB/s off | MiB/s knob | MiB/s global | knob / off | extents off | extents knob | extents global | knob / off |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for d in "$res"/S3-*; do
+		fs=${d##*/S3-} tsv=$d/s3.tsv
+		[ -f "$tsv" ] || continue
+		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
+			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $n | $(cell "$tsv" off mib_s writers "$n") | $(cell "$tsv" knob mib_s writers "$n") | $(cell "$tsv" global mib_s writers "$n") | $(pct "$(med "$tsv" knob mib_s writers "$n")" "$(med "$tsv" off mib_s writers "$n")") | $(cell "$tsv" off extents_avg writers "$n") | $(cell "$tsv" knob extents_avg writers "$n") | $(cell "$tsv" global extents_avg writers "$n") | $(pct "$(med "$tsv" knob extents_avg writers "$n")" "$(med "$tsv" off extents_avg writers "$n")") |"
+		done
+	done
+	echo
+}
+
+s6_section() {
+	local d fs tsv
+	echo "### S6: collateral writeback of a short-lived file on a device that was not tuned"
+	echo
+	d=$(ls -d "$res"/S6-* 2>/dev/null | head -n 1)
+	[ -n "$d" ] || { echo "(no S6 results)"; echo; return; }
+	meta_lines "$d"
+	echo "Cells: MiB that reached the untuned disk before the file was deleted, median [min-max]."
+	echo
+	echo "| filesystem (knob on the other device) | off | knob | global |"
+	echo "|---|---|---|---|"
+	for d in "$res"/S6-*; do
+		fs=${d##*/S6-} tsv=$d/s6.tsv
+		[ -f "$tsv" ] || continue
+		echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $(cell "$tsv" off written_mib) | $(cell "$tsv" knob written_mib) | $(cell "$tsv" global written_mib) |"
+	done
+	echo
+}
 
 s1_section() {
 	local d fs tsv size rate speed bound floor set m lo hi n t
@@ -107,5 +185,8 @@ mkdir -p "$docdir"
 	echo "<!-- made by scripts/bench-report.sh from ${res#"$TOP"/}; do not edit -->"
 	echo
 	s1_section
+	s2_section
+	s3_section
+	s6_section
 } >"$tables"
 say "wrote ${tables#"$TOP"/} and its plots"

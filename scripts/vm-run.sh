@@ -131,7 +131,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
 	-serial stdio -monitor none "${drives[@]}" </dev/null 2>"$outdir/qemu.err" |
-	tr -d '\r' | tee "$log" | {
+	sed -u 's/\r$//' | tee "$log" | {
 		if [ "$quiet" = 0 ]; then
 			sed -u 's/^/  | /'
 		elif [ -n "$show" ]; then
