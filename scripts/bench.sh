@@ -31,12 +31,12 @@ mem=2G cpus=2
 disk_mib_s=32        # S1, S3, S6 disks; S2's fast disk
 slow_mib_s=8         # S2's slow disk
 s3_writers="1 10 100"
-s3_agg=16            # S3 aggregate rate, MiB/s
+s3_agg=24            # S3 aggregate rate, MiB/s (the disk takes 32)
 s6_delay=5           # S6: seconds before the short-lived file is deleted
 case $profile in
 smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s6_size=64 def_reps=1 ;;
-quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=64 s6_size=128 def_reps=3 ;;
-full) s1_size=256 s1_rate=16 s2_slow=128 s2_fast=512 s3_total=256 s6_size=128 def_reps=5 ;;
+quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s6_size=128 def_reps=3 ;;
+full) s1_size=256 s1_rate=16 s2_slow=128 s2_fast=512 s3_total=512 s6_size=128 def_reps=5 ;;
 *) die "unknown profile '$profile' (quick, full or smoke)" ;;
 esac
 reps=${reps:-$def_reps}

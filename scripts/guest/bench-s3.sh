@@ -45,13 +45,14 @@ while [ "$rep" -le "$reps" ]; do
 			t0=$(now)
 			fio --name=w --directory="$dir" --numjobs="$n" --rw=write --bs=64k \
 				--size="${size}k" --rate="${rate}k" --ioengine=psync \
-				--end_fsync=1 --output=/dev/null || exit 1
+				--end_fsync=1 --eta=never --output=/dev/null || exit 1
 			t1=$(now)
 			ext=$(filefrag "$dir"/* | awk '{ n++; s += $(NF - 2); if ($(NF - 2) > m) m = $(NF - 2) }
 				END { printf "%.2f %d", s / n, m }')
 			bmap=-
 			if [ "$fs" = xfs ]; then
-				bmap=$(for f in "$dir"/*; do xfs_bmap "$f" | grep -vc 'hole\|:$'; done |
+				# one line per extent: "N: [from..to]: block..block"
+				bmap=$(for f in "$dir"/*; do xfs_bmap "$f" | grep -E '^[[:space:]]*[0-9]+: \[' | grep -vc hole; done |
 					awk '{ s += $1; n++ } END { printf "%.2f", s / n }')
 			fi
 			set -- $ext
