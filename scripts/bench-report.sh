@@ -26,16 +26,24 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
 
-# col FILE SETTING COLUMN [KEY VALUE]: the column's values for one setting
-# (and rows whose column KEY is VALUE)
-col() { awk -F'\t' -v s="$2" -v c="$3" -v key="${4:-}" -v val="${5:-}" '
+# col FILE SETTING COLUMN[/DIVISOR] [KEY VALUE]: the column's values for
+# one setting (and rows whose column KEY is VALUE), divided by DIVISOR
+col() { awk -F'\t' -v s="$2" -v c="${3%/*}" -v d="$([ "${3#*/}" != "$3" ] && echo "${3#*/}" || echo 1)" \
+	-v key="${4:-}" -v val="${5:-}" '
 	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == key) f = i }; next }
-	$2 == s && (!f || $f == val) { print $k }' "$1"; }
+	$2 == s && (!f || $f == val) { print $k / d }' "$1"; }
 
 # cell FILE SETTING COLUMN [KEY VALUE]: "median [min-max]"
 cell() { col "$@" | stats | awk '$1 == "-" { print "-"; next } { printf "%s [%s-%s]", $1, $2, $3 }'; }
 # med FILE SETTING COLUMN [KEY VALUE]: the median alone
 med() { col "$@" | stats | cut -d' ' -f1; }
+# cells FILE COLUMN[/DIVISOR] SETTING...: the settings' cells, " | "-joined
+cells() {
+	local f=$1 c=$2 out="" sep=""
+	shift 2
+	for set in "$@"; do out+="$sep$(cell "$f" "$set" "$c")"; sep=" | "; done
+	echo "$out"
+}
 # pct A B: A / B in percent
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.1f %%", 100 * a / b }'; }
 
@@ -61,7 +69,7 @@ s2_section() {
 		fs=${d##*/S2-} tsv=$d/s2.tsv
 		[ -f "$tsv" ] || continue
 		for dev in slow fast; do
-			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $dev | $(cell "$tsv" off ${dev}_mib_s) | $(cell "$tsv" knob ${dev}_mib_s) | $(cell "$tsv" global ${dev}_mib_s) | $(pct "$(med "$tsv" knob ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") | $(pct "$(med "$tsv" global ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") |"
+			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $dev | $(cells "$tsv" ${dev}_mib_s off knob global) | $(pct "$(med "$tsv" knob ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") | $(pct "$(med "$tsv" global ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") |"
 		done
 	done
 	echo
@@ -103,13 +111,13 @@ s6_section() {
 	for d in "$res"/S6-*; do
 		fs=${d##*/S6-} tsv=$d/s6.tsv
 		[ -f "$tsv" ] || continue
-		echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $(cell "$tsv" off written_mib) | $(cell "$tsv" knob written_mib) | $(cell "$tsv" global written_mib) |"
+		echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $(cells "$tsv" written_mib off knob global) |"
 	done
 	echo
 }
 
 s1_section() {
-	local d fs tsv size rate speed bound floor set m lo hi n t
+	local d fs tsv size speed bound floor
 	echo "### S1: data arriving at a fixed rate, then one fsync"
 	echo
 	d=$(ls -d "$res"/S1-* 2>/dev/null | head -n 1)
@@ -127,28 +135,16 @@ s1_section() {
 		[ -f "$tsv" ] || continue
 		size=$(sed -n 's/^s1: \([0-9]*\) MiB at.*/\1/p' "$d/meta.txt")
 		speed=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
-		floor=$(col "$tsv" floor total_s | stats | cut -d' ' -f1)
+		floor=$(med "$tsv" floor total_s)
 		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", (f > x ? f : x) }')
-		local bdi row=() ratio=()
+		local bdi ratio=() m
 		bdi=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
-		for set in floor off knob global; do
-			read -r m lo hi n < <(col "$tsv" "$set" total_s | stats)
-			row+=("$m [$lo-$hi]")
-			ratio+=("$(awk -v a="$m" -v b="$bound" 'BEGIN { printf "%.1f %%", 100 * a / b }')")
+		for set in knob global off; do
+			ratio+=("$(pct "$(med "$tsv" "$set" total_s)" "$bound")")
 		done
-		echo "| $fs ($bdi) | total s | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | $bound | ${ratio[2]} | ${ratio[3]} | ${ratio[1]} |"
-		row=()
-		for set in floor off knob global; do
-			read -r m lo hi n < <(col "$tsv" "$set" fsync_s | stats)
-			row+=("$m [$lo-$hi]")
-		done
-		echo "| | fsync s | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} | | | | |"
-		row=()
-		for set in floor off knob global; do
-			read -r m lo hi n < <(col "$tsv" "$set" peak_dirty_kib | awk '{ print $1 / 1024 }' | stats)
-			row+=("$m [$lo-$hi]")
-		done
-		echo "| | peak dirty MiB | - | ${row[1]} | ${row[2]} | ${row[3]} | | | | |"
+		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor off knob global) | $bound | ${ratio[0]} | ${ratio[1]} | ${ratio[2]} |"
+		echo "| | fsync s | $(cells "$tsv" fsync_s floor off knob global) | | | | |"
+		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 off knob global) | | | | |"
 	done
 	echo
 	for d in "$res"/S1-*; do
