@@ -33,12 +33,12 @@ expect() {
 
 say "kernel with only the sysfs patch: the behaviour cases must fail"
 run "$TOP/build/kernels/$base-1.bzImage" sysfs-only
-expect "$totals" "Totals: pass:5 fail:4 xfail:0 xpass:0 skip:0 error:0" "ABI and knob-off pass, 4 behaviour cases fail"
+expect "$totals" "Totals: pass:6 fail:4 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 4 behaviour cases fail"
 
 if [ -f "$TOP/build/kernels/$base-0.bzImage" ]; then
 	say "unpatched kernel: every case must skip"
 	run "$TOP/build/kernels/$base-0.bzImage" unpatched
-	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:9 error:0" "all 9 cases skip"
+	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:10 error:0" "all 10 cases skip"
 fi
 [ "$nfail" -eq 0 ] || die "$nfail unexpected result(s)"
 say "the kselftest fails and skips where it should"
