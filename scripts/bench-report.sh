@@ -49,7 +49,9 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf 
 
 # meta_lines DIR: the run's parameters, for the text above a table
 meta_lines() {
-	sed -n 's/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" | sed 's/$/  /'
+	# the same for every filesystem but for its name
+	sed -n 's/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
+		sed -E 's/ (ext4|xfs|btrfs)([ ,])/ FS\2/g; s/$/  /'
 	grep -h '^vm.dirty_background\|^global background' "$1/meta.txt" | sed 's/^/Guest: /; s/$/  /'
 	echo
 }
@@ -122,9 +124,7 @@ s1_section() {
 	echo
 	d=$(ls -d "$res"/S1-* 2>/dev/null | head -n 1)
 	[ -n "$d" ] || { echo "(no S1 results)"; return; }
-	sed -n 's/^s1: /Job: /p; s/^disk: /Disk: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$d/meta.txt" | sed 's/$/  /'
-	grep -h '^vm.dirty_background\|^global background' "$d/meta.txt" | sed 's/^/Guest: /; s/$/  /'
-	echo
+	meta_lines "$d"
 	echo "Cells: median [min-max] over the repetitions. Bound: max(floor, size / disk speed),"
 	echo "the floor being the same fio job on tmpfs in the same VM."
 	echo
