@@ -56,13 +56,20 @@ meta_lines() {
 	echo
 }
 
+# section CASE TITLE: the heading and the run's parameters; fails when the
+# case has no results
+section() {
+	local d
+	echo "### $1: $2"
+	echo
+	d=$(ls -d "$res/$1"-* 2>/dev/null | head -n 1)
+	[ -n "$d" ] || { echo "(no $1 results)"; echo; return 1; }
+	meta_lines "$d"
+}
+
 s2_section() {
 	local d fs tsv
-	echo "### S2: a slow and a fast device written at the same time, knob on the slow one"
-	echo
-	d=$(ls -d "$res"/S2-* 2>/dev/null | head -n 1)
-	[ -n "$d" ] || { echo "(no S2 results)"; echo; return; }
-	meta_lines "$d"
+	section S2 "a slow and a fast device written at the same time, knob on the slow one" || return 0
 	echo "Cells: MiB/s from start to the end of the final fsync, median [min-max]."
 	echo
 	echo "| filesystem (knob on) | device | off | knob | global | knob / off | global / off |"
@@ -79,11 +86,7 @@ s2_section() {
 
 s3_section() {
 	local d fs tsv n
-	echo "### S3: 1, 10 and 100 concurrent writers at a limited aggregate rate"
-	echo
-	d=$(ls -d "$res"/S3-* 2>/dev/null | head -n 1)
-	[ -n "$d" ] || { echo "(no S3 results)"; echo; return; }
-	meta_lines "$d"
+	section S3 "1, 10 and 100 concurrent writers at a limited aggregate rate" || return 0
 	echo "Cells: median [min-max]. Throughput: all files' bytes over the time to the end of the"
 	echo "last fsync. Extents: filefrag, mean over the files (xfs_bmap agrees on XFS: see the TSV)."
 	echo
@@ -101,11 +104,7 @@ s3_section() {
 
 s6_section() {
 	local d fs tsv
-	echo "### S6: collateral writeback of a short-lived file on a device that was not tuned"
-	echo
-	d=$(ls -d "$res"/S6-* 2>/dev/null | head -n 1)
-	[ -n "$d" ] || { echo "(no S6 results)"; echo; return; }
-	meta_lines "$d"
+	section S6 "collateral writeback of a short-lived file on a device that was not tuned" || return 0
 	echo "Cells: MiB that reached the untuned disk before the file was deleted, median [min-max]."
 	echo
 	echo "| filesystem (knob on the other device) | off | knob | global |"
@@ -120,11 +119,7 @@ s6_section() {
 
 s1_section() {
 	local d fs tsv size speed bound floor
-	echo "### S1: data arriving at a fixed rate, then one fsync"
-	echo
-	d=$(ls -d "$res"/S1-* 2>/dev/null | head -n 1)
-	[ -n "$d" ] || { echo "(no S1 results)"; return; }
-	meta_lines "$d"
+	section S1 "data arriving at a fixed rate, then one fsync" || return 0
 	echo "Cells: median [min-max] over the repetitions. Bound: max(floor, size / disk speed),"
 	echo "the floor being the same fio job on tmpfs in the same VM."
 	echo
