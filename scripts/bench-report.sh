@@ -26,23 +26,40 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
 
-# col FILE SETTING COLUMN[/DIVISOR] [KEY VALUE]: the column's values for
-# one setting (and rows whose column KEY is VALUE), divided by DIVISOR
-col() { awk -F'\t' -v s="$2" -v c="${3%/*}" -v d="$([ "${3#*/}" != "$3" ] && echo "${3#*/}" || echo 1)" \
-	-v key="${4:-}" -v val="${5:-}" '
-	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == key) f = i }; next }
-	$2 == s && (!f || $f == val) { print $k / d }' "$1"; }
+# A column spec is COLUMN[/DIVISOR][@KEY=VALUE]: the column's values,
+# divided by DIVISOR, of the rows whose column KEY is VALUE.
+# col FILE SETTING SPEC: those values for one setting
+col() {
+	local spec=${3%%@*} filter= key= val= div=1
+	[ "$spec" = "$3" ] || filter=${3#*@}
+	[ -z "$filter" ] || { key=${filter%%=*} val=${filter#*=}; }
+	[ "${spec#*/}" = "$spec" ] || div=${spec#*/}
+	awk -F'\t' -v s="$2" -v c="${spec%/*}" -v d="$div" -v key="$key" -v val="$val" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == key) f = i }; next }
+		$2 == s && (!f || $f == val) { print $k / d }' "$1"
+}
 
-# cell FILE SETTING COLUMN [KEY VALUE]: "median [min-max]"
+# cell FILE SETTING SPEC: "median [min-max]"
 cell() { col "$@" | stats | awk '$1 == "-" { print "-"; next } { printf "%s [%s-%s]", $1, $2, $3 }'; }
-# med FILE SETTING COLUMN [KEY VALUE]: the median alone
+# med FILE SETTING SPEC: the median alone
 med() { col "$@" | stats | cut -d' ' -f1; }
-# cells FILE COLUMN[/DIVISOR] SETTING...: the settings' cells, " | "-joined
+# cells FILE SPEC SETTING...: the settings' cells, " | "-joined
 cells() {
 	local f=$1 c=$2 out="" sep=""
 	shift 2
 	for set in "$@"; do out+="$sep$(cell "$f" "$set" "$c")"; sep=" | "; done
 	echo "$out"
+}
+# ratio FILE SPEC A B: median of setting A over median of setting B, in percent
+ratio() { pct "$(med "$1" "$3" "$2")" "$(med "$1" "$4" "$2")"; }
+# results CASE: "fs tsv bdi" for each filesystem the case has results for
+results() {
+	local d tsv
+	for d in "$res/$1"-*; do
+		tsv=$(ls "$d"/s*.tsv 2>/dev/null | head -n 1)
+		[ -n "$tsv" ] || continue
+		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
+	done
 }
 # pct A B: A / B in percent
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.1f %%", 100 * a / b }'; }
@@ -74,11 +91,9 @@ s2_section() {
 	echo
 	echo "| filesystem (knob on) | device | off | knob | global | knob / off | global / off |"
 	echo "|---|---|---|---|---|---|---|"
-	for d in "$res"/S2-*; do
-		fs=${d##*/S2-} tsv=$d/s2.tsv
-		[ -f "$tsv" ] || continue
+	results S2 | while read -r fs tsv bdi; do
 		for dev in slow fast; do
-			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $dev | $(cells "$tsv" ${dev}_mib_s off knob global) | $(pct "$(med "$tsv" knob ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") | $(pct "$(med "$tsv" global ${dev}_mib_s)" "$(med "$tsv" off ${dev}_mib_s)") |"
+			echo "| $fs ($bdi) | $dev | $(cells "$tsv" ${dev}_mib_s off knob global) | $(ratio "$tsv" ${dev}_mib_s knob off) | $(ratio "$tsv" ${dev}_mib_s global off) |"
 		done
 	done
 	echo
@@ -92,11 +107,9 @@ s3_section() {
 	echo
 	echo "| filesystem (knob on) | writers | MiB/s off | MiB/s knob | MiB/s global | knob / off | extents off | extents knob | extents global | knob / off |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
-	for d in "$res"/S3-*; do
-		fs=${d##*/S3-} tsv=$d/s3.tsv
-		[ -f "$tsv" ] || continue
+	results S3 | while read -r fs tsv bdi; do
 		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
-			echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $n | $(cell "$tsv" off mib_s writers "$n") | $(cell "$tsv" knob mib_s writers "$n") | $(cell "$tsv" global mib_s writers "$n") | $(pct "$(med "$tsv" knob mib_s writers "$n")" "$(med "$tsv" off mib_s writers "$n")") | $(cell "$tsv" off extents_avg writers "$n") | $(cell "$tsv" knob extents_avg writers "$n") | $(cell "$tsv" global extents_avg writers "$n") | $(pct "$(med "$tsv" knob extents_avg writers "$n")" "$(med "$tsv" off extents_avg writers "$n")") |"
+			echo "| $fs ($bdi) | $n | $(cells "$tsv" "mib_s@writers=$n" off knob global) | $(ratio "$tsv" "mib_s@writers=$n" knob off) | $(cells "$tsv" "extents_avg@writers=$n" off knob global) | $(ratio "$tsv" "extents_avg@writers=$n" knob off) |"
 		done
 	done
 	echo
@@ -109,10 +122,8 @@ s6_section() {
 	echo
 	echo "| filesystem (knob on the other device) | off | knob | global |"
 	echo "|---|---|---|---|"
-	for d in "$res"/S6-*; do
-		fs=${d##*/S6-} tsv=$d/s6.tsv
-		[ -f "$tsv" ] || continue
-		echo "| $fs ($(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")) | $(cells "$tsv" written_mib off knob global) |"
+	results S6 | while read -r fs tsv bdi; do
+		echo "| $fs ($bdi) | $(cells "$tsv" written_mib off knob global) |"
 	done
 	echo
 }
@@ -125,19 +136,13 @@ s1_section() {
 	echo
 	echo "| filesystem (knob on) | metric | floor | off | knob | global | bound | knob / bound | global / bound | off / bound |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
-	for d in "$res"/S1-*; do
-		fs=${d##*/S1-} tsv=$d/s1.tsv
-		[ -f "$tsv" ] || continue
+	results S1 | while read -r fs tsv bdi; do
+		d=${tsv%/*}
 		size=$(sed -n 's/^s1: \([0-9]*\) MiB at.*/\1/p' "$d/meta.txt")
 		speed=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
 		floor=$(med "$tsv" floor total_s)
 		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", (f > x ? f : x) }')
-		local bdi ratio=() m
-		bdi=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
-		for set in knob global off; do
-			ratio+=("$(pct "$(med "$tsv" "$set" total_s)" "$bound")")
-		done
-		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor off knob global) | $bound | ${ratio[0]} | ${ratio[1]} | ${ratio[2]} |"
+		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor off knob global) | $bound | $(pct "$(med "$tsv" knob total_s)" "$bound") | $(pct "$(med "$tsv" global total_s)" "$bound") | $(pct "$(med "$tsv" off total_s)" "$bound") |"
 		echo "| | fsync s | $(cells "$tsv" fsync_s floor off knob global) | | | | |"
 		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 off knob global) | | | | |"
 	done
