@@ -113,6 +113,49 @@ s3_section() {
 		done
 	done
 	echo
+	results S3 | while read -r fs tsv bdi; do
+		s3_plot "$tsv" "$fs" && echo "![S3 $fs: throughput by writer count]($profile-s3-$fs.png)"
+	done
+	echo
+}
+
+# s3_plot TSV FS: median throughput by writer count, off vs knob vs global
+s3_plot() {
+	local tsv=$1 fs=$2 set n plots=()
+	for set in off knob global; do
+		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
+			echo "$n $(med "$tsv" "$set" "mib_s@writers=$n")"
+		done >"$tmp/s3-$set.dat"
+		plots+=("'$tmp/s3-$set.dat' using 1:2 with linespoints lw 2 title '$set'")
+	done
+	gnuplot <<-GP
+		set terminal png size 800,400
+		set output '$docdir/$profile-s3-$fs.png'
+		set title 'S3 on $fs: aggregate throughput to the end of the last fsync (median)'
+		set xlabel 'writers'
+		set ylabel 'MiB/s'
+		set logscale x
+		set xrange [0.7:150]
+		set yrange [0:*]
+		set grid
+		set key bottom right
+		plot $(IFS=,; echo "${plots[*]}")
+	GP
+}
+
+s4_section() {
+	local d fs tsv
+	section S4 "the cost when the knob is off: small buffered writes at full speed" || return 0
+	echo "Cells: CPU seconds per GiB written (all CPUs, from /proc/stat), median [min-max] over all"
+	echo "runs; the unpatched kernel and the patched one (knob 0) built with the same config, booted"
+	echo "alternately."
+	echo
+	echo "| filesystem | CPU busy unpatched | CPU busy patched | patched / unpatched | system unpatched | system patched | patched / unpatched | elapsed s unpatched | elapsed s patched |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	results S4 | while read -r fs tsv bdi; do
+		echo "| $fs ($bdi) | $(cells "$tsv" busy_s_per_gib unpatched patched) | $(ratio "$tsv" busy_s_per_gib patched unpatched) | $(cells "$tsv" sys_s_per_gib unpatched patched) | $(ratio "$tsv" sys_s_per_gib patched unpatched) | $(cells "$tsv" elapsed_s unpatched patched) |"
+	done
+	echo
 }
 
 s6_section() {
@@ -129,10 +172,11 @@ s6_section() {
 }
 
 s1_section() {
-	local d fs tsv size speed bound floor
+	local d fs tsv size speed bound floor thr fbound
 	section S1 "data arriving at a fixed rate, then one fsync" || return 0
-	echo "Cells: median [min-max] over the repetitions. Bound: max(floor, size / disk speed),"
-	echo "the floor being the same fio job on tmpfs in the same VM."
+	echo "Cells: median [min-max] over the repetitions. Bound: for the total, max(floor, size /"
+	echo "disk speed), the floor being the same fio job on tmpfs in the same VM; for the fsync,"
+	echo "threshold / disk speed, the time to write back what the threshold lets stay dirty."
 	echo
 	echo "| filesystem (knob on) | metric | floor | off | knob | global | bound | knob / bound | global / bound | off / bound |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -143,7 +187,9 @@ s1_section() {
 		floor=$(med "$tsv" floor total_s)
 		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", (f > x ? f : x) }')
 		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor off knob global) | $bound | $(pct "$(med "$tsv" knob total_s)" "$bound") | $(pct "$(med "$tsv" global total_s)" "$bound") | $(pct "$(med "$tsv" off total_s)" "$bound") |"
-		echo "| | fsync s | $(cells "$tsv" fsync_s floor off knob global) | | | | |"
+		thr=$(sed -n 's/.*threshold \([0-9]*\) bytes.*/\1/p' "$d/meta.txt")
+		fbound=$(awk -v t="$thr" -v b="$speed" 'BEGIN { printf "%.2f", t / 1048576 / b }')
+		echo "| | fsync s | $(cells "$tsv" fsync_s floor off knob global) | $fbound | $(pct "$(med "$tsv" knob fsync_s)" "$fbound") | $(pct "$(med "$tsv" global fsync_s)" "$fbound") | $(pct "$(med "$tsv" off fsync_s)" "$fbound") |"
 		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 off knob global) | | | | |"
 	done
 	echo
@@ -183,6 +229,7 @@ mkdir -p "$docdir"
 	s1_section
 	s2_section
 	s3_section
+	s4_section
 	s6_section
 } >"$tables"
 say "wrote ${tables#"$TOP"/} and its plots"

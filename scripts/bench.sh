@@ -3,7 +3,14 @@
 # kernel: one VM run per case and filesystem, every setting of a case side
 # by side (interleaved) in that run.
 #
-#   bench.sh [-p quick|full|smoke] [-c "S1 S2 S3 S6"] [-f "ext4 xfs btrfs"] [-r REPS] [-o DIR]
+#   bench.sh [-p quick|full|smoke] [-c "S1 S2 S3 S4 S6"] [-f "ext4 xfs btrfs"] [-r REPS]
+#            [-m GUEST_GIB] [-o DIR]
+#
+# The quick profile runs every case on ext4 (about 15 minutes), the full one
+# on ext4, XFS and btrfs with more repetitions and larger files. S4 boots
+# the unpatched kernel too (build/kernels/BASE-0.bzImage, from
+# 'make prefixes WITH_BASE=1'), alternately with the patched one, one VM
+# run each per repetition.
 #
 # Results go to DIR/<case>-<fs>/ (default Documentation/benchmarks/results/
 # PROFILE): the case's TSV file, meta.txt (kernel, VM, disk, sysctls,
@@ -12,34 +19,49 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-profile=quick cases="S1 S2 S3 S6" fss="ext4 xfs btrfs" reps= out= base=${BASE:-6.12}
-while getopts p:c:f:r:o: opt; do
+profile=quick cases="S1 S2 S3 S4 S6" fss= reps= out= base=${BASE:-6.12} gib=2
+while getopts p:c:f:r:m:o: opt; do
 	case $opt in
 	p) profile=$OPTARG ;;
 	c) cases=$OPTARG ;;
 	f) fss=$OPTARG ;;
 	r) reps=$OPTARG ;;
+	m) gib=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) die "usage: bench.sh [-p quick|full|smoke] [-c CASES] [-f FILESYSTEMS] [-r REPS] [-o DIR]" ;;
+	*) die "usage: bench.sh [-p quick|full|smoke] [-c CASES] [-f FILESYSTEMS] [-r REPS] [-m GUEST_GIB] [-o DIR]" ;;
 	esac
 done
 
-# Parameters per profile. The guest has 2 GiB: the global background
-# threshold (10 % of available memory) is about 187 MiB, well above the
-# per-device thresholds of one second of a disk's bandwidth.
-mem=2G cpus=2
+# Parameters per profile, for a guest of 2 GiB: the global background
+# threshold (10 % of available memory) is then about 187 MiB, well above
+# the per-device thresholds of one second of a disk's bandwidth, and below
+# S1's 256 MiB. A larger guest (-m) scales the sizes of S1, S2, S3 and S6
+# with its memory, so that they keep that relation to the global threshold.
+[[ $gib =~ ^[1-9][0-9]*$ ]] && [ "$gib" -ge 2 ] || die "bad guest memory '$gib' (whole GiB, at least 2)"
+mem=${gib}G cpus=2
 disk_mib_s=32        # S1, S3, S6 disks; S2's fast disk
 slow_mib_s=8         # S2's slow disk
 s3_writers="1 10 100"
 s3_agg=24            # S3 aggregate rate, MiB/s (the disk takes 32)
 s6_delay=5           # S6: seconds before the short-lived file is deleted
+s4_runs=2            # S4: measured runs per VM boot
 case $profile in
-smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s6_size=64 def_reps=1 ;;
-quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s6_size=128 def_reps=3 ;;
-full) s1_size=256 s1_rate=16 s2_slow=128 s2_fast=512 s3_total=512 s6_size=128 def_reps=5 ;;
+smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4 ;;
+quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=3 def_fss=ext4 ;;
+full) s1_size=256 s1_rate=16 s2_slow=128 s2_fast=512 s3_total=256 s4_size=512 s6_size=128 def_reps=5 \
+	def_fss="ext4 xfs btrfs" ;;
 *) die "unknown profile '$profile' (quick, full or smoke)" ;;
 esac
-reps=${reps:-$def_reps}
+scale() { echo $(($1 * gib / 2)); }
+s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
+s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")
+# S3 (three writer counts times three settings per repetition) and S4 (two
+# VM boots per repetition) take longest: the full profile gives them 3
+# repetitions unless told.
+s3_reps=${reps:-$def_reps}
+[ "$profile" = full ] && [ -z "$reps" ] && s3_reps=3
+s4_reps=$s3_reps
+reps=${reps:-$def_reps} fss=${fss:-$def_fss}
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "bad repetition count '$reps'"
 thresh=$((disk_mib_s << 20)) slow_thresh=$((slow_mib_s << 20))
 # S1's threshold is half a second of the disk's bandwidth: fsync then costs
@@ -59,49 +81,97 @@ meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 	echo "global background threshold: $(awk "/^BackgroundThresh:/ {print \$2}" /sys/kernel/debug/bdi/*/stats | head -n 1) kB"
 } >meta.txt'
 
+# vm DIR KERNEL CMD: one VM run of a case with the disks in $disks
+vm() {
+	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "$mem" -c "$cpus" -t 3600 -o "$1" \
+		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $3" ||
+		die "$c on $fs failed; see ${1#"$TOP"/}/console.log"
+}
+
 run_case() {
-	local c=$1 fs=$2 dir=$out/$1-$2 disks cmd params
+	local c=$1 fs=$2 dir=$out/$1-$2 disks cmd params n=$reps b k v
 	case $c in
 	S1)
-		disks=(-d "2G:$fs:${disk_mib_s}M")
-		cmd="sh /run/files/bench-s1.sh /mnt/vdb $fs $reps $s1_size $s1_rate $s1_thresh"
-		params=("disk: 2 GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
+		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
+		cmd="sh /run/files/bench-s1.sh /mnt/vdb $fs $n $s1_size $s1_rate $s1_thresh"
+		params=("disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
 			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global)")
 		;;
 	S2)
-		disks=(-d "2G:$fs:${slow_mib_s}M" -d "4G:$fs:${disk_mib_s}M")
-		cmd="sh /run/files/bench-s2.sh /mnt/vdb /mnt/vdc $fs $reps $s2_slow $s2_fast $slow_thresh"
-		params=("disks: slow 2 GiB $fs at $slow_mib_s MiB/s, fast 4 GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
+		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "$((2 * gib))G:$fs:${disk_mib_s}M")
+		cmd="sh /run/files/bench-s2.sh /mnt/vdb /mnt/vdc $fs $n $s2_slow $s2_fast $slow_thresh"
+		params=("disks: slow $gib GiB $fs at $slow_mib_s MiB/s, fast $((2 * gib)) GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
 			"s2: $s2_slow MiB to the slow disk and $s2_fast MiB to the fast one at once, each ending in fsync; threshold $slow_thresh bytes (knob on the slow one, or global)")
 		;;
 	S3)
-		disks=(-d "2G:$fs:${disk_mib_s}M")
-		cmd="sh /run/files/bench-s3.sh /mnt/vdb $fs $reps $s3_total $s3_agg $thresh $s3_writers"
-		params=("disk: 2 GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
+		n=$s3_reps
+		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
+		cmd="sh /run/files/bench-s3.sh /mnt/vdb $fs $n $s3_total $s3_agg $thresh $s3_writers"
+		params=("disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
 			"s3: $s3_writers writers, $s3_total MiB in all at $s3_agg MiB/s in all (64 KiB writes), then fsync; threshold $thresh bytes (knob and global)")
 		;;
+	S4)
+		n=$s4_reps
+		disks=(-d "$((2 * gib))G:$fs")
+		params=("disk: $((2 * gib)) GiB $fs, not throttled"
+			"s4: $s4_size MiB in 4 KiB writes at full speed, then fsync; $s4_runs runs per VM boot; the unpatched and the patched kernel (knob 0) booted alternately, one boot each per repetition")
+		;;
 	S6)
-		disks=(-d "2G:$fs:${disk_mib_s}M" -d "2G:$fs:${disk_mib_s}M")
-		cmd="sh /run/files/bench-s6.sh /mnt/vdb /mnt/vdc vdc $fs $reps $s6_size $s6_delay $thresh"
-		params=("disks: tuned and untuned, each 2 GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
+		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
+		cmd="sh /run/files/bench-s6.sh /mnt/vdb /mnt/vdc vdc $fs $n $s6_size $s6_delay $thresh"
+		params=("disks: tuned and untuned, each $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
 			"s6: a $s6_size MiB file written to the untuned disk, deleted $s6_delay s later; threshold $thresh bytes (knob on the tuned disk, or global)")
 		;;
-	*) die "unknown case '$c' (S1, S2, S3 or S6)" ;;
+	*) die "unknown case '$c' (S1, S2, S3, S4 or S6)" ;;
 	esac
-	say "$c on $fs: $reps repetition(s)"
+	say "$c on $fs: $n repetition(s)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	bash "$TOP/scripts/vm-run.sh" -b "$base" -q -s "^$c " -m "$mem" -c "$cpus" -t 3600 -o "$TOP/build/bench/$c-$fs" \
-		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $cmd" || die "$c on $fs failed; see build/bench/$c-$fs/console.log"
-	cp -r "$TOP/build/bench/$c-$fs/results/." "$dir/"
-	cp "$TOP/build/bench/$c-$fs/console.log" "$dir/console.log"
+	if [ "$c" = S4 ]; then
+		# Alternate which kernel boots first, so that drift in the host's
+		# speed does not favour one of them.
+		: >"$dir/console.log"
+		for b in $(seq "$n"); do
+			for k in $( ((b % 2)) && echo "unpatched patched" || echo "patched unpatched"); do
+				v=$kernel_patched
+				[ "$k" = unpatched ] && v=$kernel_unpatched
+				vm "$TOP/build/bench/$c-$fs" "$v" "sh /run/files/bench-s4.sh /mnt/vdb $fs $k $b $s4_runs $s4_size"
+				# the guest writes the header when it finds no s4.tsv
+				if [ -f "$dir/s4.tsv" ]; then
+					tail -n +2 "$TOP/build/bench/$c-$fs/results/s4.tsv" >>"$dir/s4.tsv"
+				else
+					cp "$TOP/build/bench/$c-$fs/results/s4.tsv" "$dir/s4.tsv"
+				fi
+				sed -n 's/^kernel: /kernel '"$k"': /p' "$TOP/build/bench/$c-$fs/results/meta.txt" >>"$dir/kernels.txt"
+				cat "$TOP/build/bench/$c-$fs/console.log" >>"$dir/console.log"
+			done
+		done
+		grep -v '^kernel: ' "$TOP/build/bench/$c-$fs/results/meta.txt" >"$dir/meta.txt"
+		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
+		rm -f "$dir/kernels.txt"
+	else
+		vm "$TOP/build/bench/$c-$fs" "$kernel_patched" "$cmd"
+		cp -r "$TOP/build/bench/$c-$fs/results/." "$dir/"
+		cp "$TOP/build/bench/$c-$fs/console.log" "$dir/console.log"
+	fi
 	{
 		echo "profile: $profile"
 		echo "vm: $mem memory, $cpus CPUs, QEMU software emulation"
-		echo "repetitions: $reps"
+		echo "repetitions: $n"
 		printf '%s\n' "${params[@]}"
 	} >>"$dir/meta.txt"
 }
+
+kernel_patched=$TOP/build/obj-$base/arch/x86/boot/bzImage
+kernel_unpatched=$TOP/build/kernels/$base-0.bzImage
+[ -f "$kernel_patched" ] || die "no kernel at ${kernel_patched#"$TOP"/}; run 'make kernel'"
+case " $cases " in
+*" S4 "*)
+	# S4 compares two kernels, so they must differ by the series only.
+	[ -f "$kernel_unpatched" ] && cmp -s "$TOP/build/kernels/$base-0.config" "$TOP/build/obj-$base/.config" ||
+		die "S4 needs the unpatched kernel built with the current config; run 'make prefixes WITH_BASE=1' (a full kernel build)"
+	;;
+esac
 
 t0=$(date +%s)
 for c in $cases; do

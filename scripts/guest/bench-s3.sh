@@ -2,7 +2,9 @@
 # Benchmark S3, many concurrent writers (many NFS clients), inside the
 # guest: N fio jobs, each writing its own file at AGG_MIB/N MiB/s, together
 # TOTAL_MIB, then fsync. Measures the aggregate throughput and the extents
-# per file (filefrag; xfs_bmap too on XFS). Settings, interleaved: off,
+# per file (filefrag; xfs_bmap too on XFS). fio does not preallocate the
+# files (--fallocate=none): the filesystem allocates as writeback goes, as
+# for an NFS server's writes, which is what the extent count is about. Settings, interleaved: off,
 # knob, global (bench-lib.sh).
 #
 #   bench-s3.sh MNT FS REPS TOTAL_MIB AGG_MIB THRESH_BYTES WRITERS...
@@ -27,11 +29,11 @@ while [ "$rep" -le "$reps" ]; do
 			rm -rf "$dir"
 			mkdir -p "$dir"
 			sync
-			# per-job size and rate in KiB
-			size=$((total * 1024 / n)) rate=$((agg * 1024 / n))
+			# per-job size (whole 64 KiB writes) and rate in KiB
+			size=$((total * 1024 / n / 64 * 64)) rate=$((agg * 1024 / n))
 			t0=$(now)
 			fio --name=w --directory="$dir" --numjobs="$n" --rw=write --bs=64k \
-				--size="${size}k" --rate="${rate}k" --ioengine=psync \
+				--size="${size}k" --rate="${rate}k" --ioengine=psync --fallocate=none \
 				--end_fsync=1 --eta=never --output=/dev/null || exit 1
 			t1=$(now)
 			ext=$(filefrag "$dir"/* | awk '{ n++; s += $(NF - 2); if ($(NF - 2) > m) m = $(NF - 2) }
@@ -44,7 +46,7 @@ while [ "$rep" -le "$reps" ]; do
 			fi
 			set -- $ext
 			tt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-			mibs=$(awk -v t="$tt" -v m="$total" 'BEGIN { printf "%.2f", m / t }')
+			mibs=$(awk -v t="$tt" -v k="$((size * n))" 'BEGIN { printf "%.2f", k / 1024 / t }')
 			row s3.tsv "$fs" "$s" "$bdi" "$n" "$rep" "$tt" "$mibs" "$1" "$2" "$bmap"
 			echo "S3 $fs rep $rep $n writers $s: $tt s, $mibs MiB/s, extents avg $1 max $2, xfs_bmap avg $bmap"
 			rm -rf "$dir"

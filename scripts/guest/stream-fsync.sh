@@ -31,7 +31,7 @@ echo 3 >/proc/sys/vm/drop_caches
 sampler=$!
 t0=$(now)
 fio --name=stream --filename="$file" --rw=write --bs=1M --size="${size}M" \
-	--rate="${rate}m" --ioengine=psync --eta=never --output=/dev/null || exit 1
+	--rate="${rate}m" --ioengine=psync --fallocate=none --eta=never --output=/dev/null || exit 1
 t1=$(now)
 sync "$file" || exit 1
 t2=$(now)

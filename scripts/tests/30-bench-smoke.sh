@@ -1,6 +1,6 @@
 #!/bin/bash
 # One small cell of the benchmarks (S1 on ext4, one repetition, 64 MiB at
-# 16 MiB/s, threshold 32 MiB), so that the benchmark scripts keep working:
+# 16 MiB/s, threshold 16 MiB), so that the benchmark scripts keep working:
 # every setting produces a row, the knob keeps the device near its
 # threshold while without it the device holds much more, and the report
 # turns the results into a table.
@@ -14,7 +14,7 @@ rows=$(tail -n +2 "$tsv" 2>/dev/null | wc -l)
 [ "$rows" -eq 4 ] && ok "4 result rows (floor, off, knob, global)" || not_ok "$rows result rows in ${tsv#"$TOP"/}, expected 4"
 peak() { awk -F'\t' -v s="$1" '$2 == s { print int($8 / 1024) }' "$tsv" 2>/dev/null; }
 knob=$(peak knob) off=$(peak off)
-if [ -n "$knob" ] && [ "$knob" -le 36 ]; then ok "knob: peak dirty $knob MiB (threshold 32)"; else not_ok "knob: peak dirty '$knob' MiB, expected at most 36"; fi
+if [ -n "$knob" ] && [ "$knob" -le 24 ]; then ok "knob: peak dirty $knob MiB (threshold 16)"; else not_ok "knob: peak dirty '$knob' MiB, expected at most 24 (threshold 16)"; fi
 if [ -n "$off" ] && [ "$off" -ge 48 ]; then ok "off: peak dirty $off MiB"; else not_ok "off: peak dirty '$off' MiB, expected at least 48 of the 64 written"; fi
 expect_rc 0 "bench-report.sh makes a table" bash "$TOP/scripts/bench-report.sh" "$out" "$out"
 grep -q '^| ext4 ' "$out/bench-smoke-tables.md" 2>/dev/null &&
