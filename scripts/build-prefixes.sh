@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the kernel at every prefix of the series in build/linux-BASE
 # (the bare base too with WITH_BASE=1: a full rebuild), oldest first, and keep each bzImage as
-# build/kernels/BASE-N.bzImage (N patches applied). Shows that every prefix
+# build/kernels/BASE-N.bzImage (N patches applied), with its config in
+# build/kernels/BASE-N.config. Shows that every prefix
 # builds and gives the partial kernels the negative tests boot (BASE-1 is
 # the kernel with only the sysfs patch). The tree goes back to its branch
 # at the end. The struct change is in patch 1, so after the first build
@@ -32,6 +33,7 @@ for c in $([ "$n" = -1 ] && g rev-parse "$tag^{commit}"; g rev-list --reverse "$
 		die "the series does not build with $n patch(es) applied"
 	fi
 	cp "$TOP/build/obj-$base/arch/x86/boot/bzImage" "$TOP/build/kernels/$base-$n.bzImage"
+	cp "$TOP/build/obj-$base/.config" "$TOP/build/kernels/$base-$n.config"
 done
 g checkout -q "$branch"
 say "all $n prefixes build; kernels in build/kernels/$base-1..$n.bzImage"
