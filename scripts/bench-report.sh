@@ -103,7 +103,7 @@ s3_section() {
 	local d fs tsv n
 	section S3 "1, 10 and 100 concurrent writers at a limited aggregate rate" || return 0
 	echo "Cells: median [min-max]. Throughput: all files' bytes over the time to the end of the"
-	echo "last fsync. Extents: filefrag, mean over the files (xfs_bmap agrees on XFS: see the TSV)."
+	echo "last fsync. Extents: filefrag, mean over the files (on XFS also xfs_bmap, below)."
 	echo
 	echo "| filesystem (knob on) | writers | MiB/s off | MiB/s knob | MiB/s global | knob / off | extents off | extents knob | extents global | knob / off |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -113,6 +113,18 @@ s3_section() {
 		done
 	done
 	echo
+	results S3 | while read -r fs tsv bdi; do
+		[ "$fs" = xfs ] || continue
+		echo "Extents per file on XFS, filefrag against xfs_bmap (which lists each extent of the"
+		echo "XFS extent map, where filefrag merges physically adjacent ones), median of the means:"
+		echo
+		echo "| writers | filefrag off | filefrag knob | filefrag global | xfs_bmap off | xfs_bmap knob | xfs_bmap global |"
+		echo "|---|---|---|---|---|---|---|"
+		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
+			echo "| $n | $(med "$tsv" off "extents_avg@writers=$n") | $(med "$tsv" knob "extents_avg@writers=$n") | $(med "$tsv" global "extents_avg@writers=$n") | $(med "$tsv" off "bmap_avg@writers=$n") | $(med "$tsv" knob "bmap_avg@writers=$n") | $(med "$tsv" global "bmap_avg@writers=$n") |"
+		done
+		echo
+	done
 	results S3 | while read -r fs tsv bdi; do
 		s3_plot "$tsv" "$fs" && echo "![S3 $fs: throughput by writer count]($profile-s3-$fs.png)"
 	done
@@ -145,12 +157,12 @@ s3_plot() {
 
 s4_section() {
 	local d fs tsv
-	section S4 "the cost when the knob is off: small buffered writes at full speed" || return 0
+	section S4 "the cost with the knob off, small buffered writes at full speed" || return 0
 	echo "Cells: CPU seconds per GiB written (all CPUs, from /proc/stat), median [min-max] over all"
 	echo "runs; the unpatched kernel and the patched one (knob 0) built with the same config, booted"
 	echo "alternately."
 	echo
-	echo "| filesystem | CPU busy unpatched | CPU busy patched | patched / unpatched | system unpatched | system patched | patched / unpatched | elapsed s unpatched | elapsed s patched |"
+	echo "| filesystem (bdi) | CPU busy unpatched | CPU busy patched | patched / unpatched | system unpatched | system patched | patched / unpatched | elapsed s unpatched | elapsed s patched |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	results S4 | while read -r fs tsv bdi; do
 		echo "| $fs ($bdi) | $(cells "$tsv" busy_s_per_gib unpatched patched) | $(ratio "$tsv" busy_s_per_gib patched unpatched) | $(cells "$tsv" sys_s_per_gib unpatched patched) | $(ratio "$tsv" sys_s_per_gib patched unpatched) | $(cells "$tsv" elapsed_s unpatched patched) |"
