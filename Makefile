@@ -56,14 +56,14 @@ check: kernel initramfs
 	@bash $(S)/check.sh $(BASE)
 
 ## bench        benchmarks (PROFILE=quick|full, CASES="S1 S2 S3 S4 S6", FS="ext4 xfs btrfs",
-##              REPS=N, GUEST_GIB=2), results under Documentation/benchmarks/results/; quick: ext4
-##              only, about 15 min; full: all three filesystems. S4 needs 'make prefixes WITH_BASE=1'
+##              REPS=N, GUEST_GIB=2): quick: ext4 only, about 15 min; full: all three
+##              filesystems; results of a whole profile under Documentation/benchmarks/results/,
+##              of any other run under build/bench-results/. S4 needs 'make prefixes WITH_BASE=1'
 PROFILE ?= quick
 CASES ?= S1 S2 S3 S4 S6
 bench: kernel initramfs
 	@bash $(S)/bench.sh -p $(PROFILE) -c "$(CASES)" $(if $(FS),-f "$(FS)") $(if $(REPS),-r $(REPS)) \
 		$(if $(GUEST_GIB),-m $(GUEST_GIB))
-	@bash $(S)/bench-report.sh Documentation/benchmarks/results/$(PROFILE)
 
 ## bench-report the tables and plots from the results (no VM run)
 bench-report:

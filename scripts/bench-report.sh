@@ -56,13 +56,14 @@ ratio() { pct "$(med "$1" "$3" "$2")" "$(med "$1" "$4" "$2")"; }
 results() {
 	local d tsv
 	for d in "$res/$1"-*; do
+		case $d in *.partial) continue ;; esac
 		tsv=$(ls "$d"/s*.tsv 2>/dev/null | head -n 1)
-		[ -n "$tsv" ] || continue
+		[ -n "$tsv" ] && [ -f "$d/meta.txt" ] || { echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2; continue; }
 		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
 	done
 }
-# pct A B: A / B in percent
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-"; else printf "%.1f %%", 100 * a / b }'; }
+# pct A B: A / B in percent ("-" when either is missing)
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || b + 0 == 0) print "-"; else printf "%.1f %%", 100 * a / b }'; }
 
 # meta_lines DIR: the run's parameters, for the text above a table
 meta_lines() {
@@ -79,8 +80,9 @@ section() {
 	local d
 	echo "### $1: $2"
 	echo
-	d=$(ls -d "$res/$1"-* 2>/dev/null | head -n 1)
+	d=$(ls -d "$res/$1"-*/meta.txt 2>/dev/null | head -n 1)
 	[ -n "$d" ] || { echo "(no $1 results)"; echo; return 1; }
+	d=${d%/meta.txt}
 	meta_lines "$d"
 }
 
@@ -160,14 +162,25 @@ s4_section() {
 	section S4 "the cost with the knob off, small buffered writes at full speed" || return 0
 	echo "Cells: CPU seconds per GiB written (all CPUs, from /proc/stat), median [min-max] over all"
 	echo "runs; the unpatched kernel and the patched one (knob 0) built with the same config, booted"
-	echo "alternately."
+	echo "alternately. Patched / unpatched: the ratio of the two boots of each repetition (each"
+	echo "boot's median run), median [min-max] over the repetitions."
 	echo
 	echo "| filesystem (bdi) | CPU busy unpatched | CPU busy patched | patched / unpatched | system unpatched | system patched | patched / unpatched | elapsed s unpatched | elapsed s patched |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	results S4 | while read -r fs tsv bdi; do
-		echo "| $fs ($bdi) | $(cells "$tsv" busy_s_per_gib unpatched patched) | $(ratio "$tsv" busy_s_per_gib patched unpatched) | $(cells "$tsv" sys_s_per_gib unpatched patched) | $(ratio "$tsv" sys_s_per_gib patched unpatched) | $(cells "$tsv" elapsed_s unpatched patched) |"
+		echo "| $fs ($bdi) | $(cells "$tsv" busy_s_per_gib unpatched patched) | $(paired "$tsv" busy_s_per_gib) | $(cells "$tsv" sys_s_per_gib unpatched patched) | $(paired "$tsv" sys_s_per_gib) | $(cells "$tsv" elapsed_s unpatched patched) |"
 	done
 	echo
+}
+
+# paired TSV COLUMN: per repetition (boot), the patched boot's median run
+# over the unpatched one's, in percent: "median [min-max]"
+paired() {
+	local b p u out=""
+	for b in $(awk -F'\t' 'NR > 1 { print $4 }' "$1" | sort -nu); do
+		u=$(med "$1" unpatched "$2@boot=$b") p=$(med "$1" patched "$2@boot=$b")
+		awk -v a="$p" -v c="$u" 'BEGIN { if (a != "-" && c != "-" && c + 0 > 0) printf "%.1f\n", 100 * a / c }'
+	done | stats | awk '$1 == "-" { print "-"; next } { printf "%.1f %% [%.1f-%.1f %%]", $1, $2, $3 }'
 }
 
 s6_section() {

@@ -12,14 +12,26 @@
 # 'make prefixes WITH_BASE=1'), alternately with the patched one, one VM
 # run each per repetition.
 #
-# Results go to DIR/<case>-<fs>/ (default Documentation/benchmarks/results/
-# PROFILE): the case's TSV file, meta.txt (kernel, VM, disk, sysctls,
-# parameters) and the dirty time series. scripts/bench-report.sh turns them
-# into tables and plots.
+# Results go to DIR/<case>-<fs>/: the case's TSV file, meta.txt (kernel,
+# VM, disk, sysctls, parameters) and the dirty time series; a case's folder
+# appears only once its run has succeeded. At the end scripts/bench-report.sh
+# turns DIR into tables and plots. The default DIR is
+# Documentation/benchmarks/results/PROFILE for a run of the profile as it
+# is (every case, its filesystems, repetitions and guest size), and
+# build/bench-results/PROFILE for any other, so that a partial run never
+# mixes with the published results. Exit status: 0, 2 for bad usage, 1 or
+# vm-run.sh's status (124 timeout, 125 kernel report, 126 no status) when
+# a run fails.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-profile=quick cases="S1 S2 S3 S4 S6" fss= reps= out= base=${BASE:-6.12} gib=2
+all_cases="S1 S2 S3 S4 S6"
+profile=quick cases=$all_cases fss= reps= out= base=${BASE:-6.12} gib=2
+usage() {
+	echo "$PROG: $*" >&2
+	echo "usage: bench.sh [-p quick|full|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR]" >&2
+	exit 2
+}
 while getopts p:c:f:r:m:o: opt; do
 	case $opt in
 	p) profile=$OPTARG ;;
@@ -27,9 +39,15 @@ while getopts p:c:f:r:m:o: opt; do
 	f) fss=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	m) gib=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) die "usage: bench.sh [-p quick|full|smoke] [-c CASES] [-f FILESYSTEMS] [-r REPS] [-m GUEST_GIB] [-o DIR]" ;;
+	o) out=$OPTARG out_given=1 ;;
+	*) usage "unknown option" ;;
 	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage "unexpected argument '$1'"
+[ -n "${cases// /}" ] || usage "no case given"
+for c in $cases; do
+	case " $all_cases " in *" $c "*) ;; *) usage "unknown case '$c' (${all_cases// /, })" ;; esac
 done
 
 # Parameters per profile, for a guest of 2 GiB: the global background
@@ -37,7 +55,7 @@ done
 # the per-device thresholds of one second of a disk's bandwidth, and below
 # S1's 256 MiB. A larger guest (-m) scales the sizes of S1, S2, S3 and S6
 # with its memory, so that they keep that relation to the global threshold.
-[[ $gib =~ ^[1-9][0-9]*$ ]] && [ "$gib" -ge 2 ] || die "bad guest memory '$gib' (whole GiB, at least 2)"
+[[ $gib =~ ^[1-9][0-9]*$ ]] && [ "$gib" -ge 2 ] || usage "bad guest memory '$gib' (whole GiB, at least 2)"
 mem=${gib}G cpus=2
 disk_mib_s=32        # S1, S3, S6 disks; S2's fast disk
 slow_mib_s=8         # S2's slow disk
@@ -50,26 +68,32 @@ smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_si
 quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=3 def_fss=ext4 ;;
 full) s1_size=256 s1_rate=16 s2_slow=128 s2_fast=512 s3_total=256 s4_size=512 s6_size=128 def_reps=5 \
 	def_fss="ext4 xfs btrfs" ;;
-*) die "unknown profile '$profile' (quick, full or smoke)" ;;
+*) usage "unknown profile '$profile' (quick, full or smoke)" ;;
 esac
 scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
 s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")
-# S3 (three writer counts times three settings per repetition) and S4 (two
-# VM boots per repetition) take longest: the full profile gives them 3
-# repetitions unless told.
+[ -z "$reps" ] || [[ $reps =~ ^[1-9][0-9]*$ ]] || usage "bad repetition count '$reps'"
+[ "$profile" = smoke ] || [ -n "$reps$fss" ] || [ "$cases" != "$all_cases" ] || [ "$gib" != 2 ] || default_run=1
+# S3 (three writer counts times three settings per repetition) takes
+# longest: the full profile gives it 3 repetitions unless told. S4 pairs
+# the two kernels' boots: an even number of repetitions, so that each
+# kernel boots first equally often, 4 unless told.
 s3_reps=${reps:-$def_reps}
 [ "$profile" = full ] && [ -z "$reps" ] && s3_reps=3
-s4_reps=$s3_reps
+s4_reps=${reps:-4}
 reps=${reps:-$def_reps} fss=${fss:-$def_fss}
-[[ $reps =~ ^[1-9][0-9]*$ ]] || die "bad repetition count '$reps'"
+[ -n "${fss// /}" ] || usage "no filesystem given"
 thresh=$((disk_mib_s << 20)) slow_thresh=$((slow_mib_s << 20))
 # S1's threshold is half a second of the disk's bandwidth: fsync then costs
 # at most 0.5 s, which is what a total within 3 % of the bound allows.
 s1_thresh=$((disk_mib_s << 19))
-out=${out:-$TOP/Documentation/benchmarks/results/$profile}
+if [ -z "$out" ]; then
+	out=$TOP/build/bench-results/$profile
+	[ "${default_run:-0}" = 1 ] && out=$TOP/Documentation/benchmarks/results/$profile
+fi
 for fs in $fss; do
-	case $fs in ext4 | xfs | btrfs) ;; *) die "unknown filesystem '$fs' (ext4, xfs, btrfs)" ;; esac
+	case $fs in ext4 | xfs | btrfs) ;; *) usage "unknown filesystem '$fs' (ext4, xfs, btrfs)" ;; esac
 done
 
 guest_files=()
@@ -81,12 +105,21 @@ meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 	echo "global background threshold: $(awk "/^BackgroundThresh:/ {print \$2}" /sys/kernel/debug/bdi/*/stats | head -n 1) kB"
 } >meta.txt'
 
-# vm DIR KERNEL CMD: one VM run of a case with the disks in $disks
+# vm DIR KERNEL CMD: one VM run of a case with the disks in $disks; the
+# timeout grows with the job sizes. A failure ends the benchmark with
+# vm-run.sh's exit status.
 vm() {
-	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "$mem" -c "$cpus" -t 3600 -o "$1" \
-		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $3" ||
-		die "$c on $fs failed; see ${1#"$TOP"/}/console.log"
+	local rc
+	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "$mem" -c "$cpus" -t $((1800 * gib)) -o "$1" \
+		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $3"
+	rc=$?
+	[ "$rc" = 0 ] && return 0
+	echo "$PROG: $c on $fs failed (exit $rc); see ${1#"$TOP"/}/console.log" >&2
+	exit "$rc"
 }
+
+# image KERNEL: the line meta.txt gives a kernel image
+image() { echo "${1#"$TOP"/} sha256 $(sha256sum "$1" | cut -d' ' -f1)"; }
 
 run_case() {
 	local c=$1 fs=$2 dir=$out/$1-$2 disks cmd params n=$reps b k v
@@ -122,9 +155,10 @@ run_case() {
 		params=("disks: tuned and untuned, each $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
 			"s6: a $s6_size MiB file written to the untuned disk, deleted $s6_delay s later; threshold $thresh bytes (knob on the tuned disk, or global)")
 		;;
-	*) die "unknown case '$c' (S1, S2, S3, S4 or S6)" ;;
 	esac
 	say "$c on $fs: $n repetition(s)"
+	# the case's folder appears only when its run is complete
+	dir=$dir.partial
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if [ "$c" = S4 ]; then
@@ -149,17 +183,21 @@ run_case() {
 		grep -v '^kernel: ' "$TOP/build/bench/$c-$fs/results/meta.txt" >"$dir/meta.txt"
 		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
 		rm -f "$dir/kernels.txt"
+		echo "kernel image unpatched: $(image "$kernel_unpatched")" >>"$dir/meta.txt"
 	else
 		vm "$TOP/build/bench/$c-$fs" "$kernel_patched" "$cmd"
 		cp -r "$TOP/build/bench/$c-$fs/results/." "$dir/"
 		cp "$TOP/build/bench/$c-$fs/console.log" "$dir/console.log"
 	fi
+	echo "kernel image: $(image "$kernel_patched")" >>"$dir/meta.txt"
 	{
 		echo "profile: $profile"
 		echo "vm: $mem memory, $cpus CPUs, QEMU software emulation"
 		echo "repetitions: $n"
 		printf '%s\n' "${params[@]}"
 	} >>"$dir/meta.txt"
+	rm -rf "${dir%.partial}"
+	mv "$dir" "${dir%.partial}"
 }
 
 kernel_patched=$TOP/build/obj-$base/arch/x86/boot/bzImage
@@ -173,8 +211,17 @@ case " $cases " in
 	;;
 esac
 
+[ "${default_run:-0}" = 1 ] || [ -n "${out_given:-}" ] ||
+	say "not the whole $profile profile: results go to ${out#"$TOP"/} (-o to choose)"
 t0=$(date +%s)
 for c in $cases; do
 	for fs in $fss; do run_case "$c" "$fs"; done
 done
 say "done in $(($(date +%s) - t0)) s; results in ${out#"$TOP"/}"
+# the published results' tables go to Documentation/benchmarks, others'
+# next to them
+if [ "$out" = "$TOP/Documentation/benchmarks/results/$profile" ]; then
+	bash "$TOP/scripts/bench-report.sh" "$out"
+else
+	bash "$TOP/scripts/bench-report.sh" "$out" "$out"
+fi
