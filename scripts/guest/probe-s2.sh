@@ -4,18 +4,26 @@
 # one on /mnt/vdc: the same writes as S2 (128 and 512 MiB, each ending in
 # fsync), sampling every 0.2 s when the fast disk has written its first
 # 4 MiB and the machine-wide Dirty of /proc/meminfo. Settings off, knob
-# (8 MiB on the slow disk's bdi), global, three repetitions. Run with
+# (8 MiB on the slow disk's bdi), both (that, and 32 MiB, one second of its
+# bandwidth, on the fast disk's), global, three repetitions. Run with
 #
 #   scripts/vm-run.sh -q -s PROBE -d 2G:btrfs:8M -d 4G:btrfs:32M \
 #       $(for f in scripts/guest/*.sh; do echo -f $f; done) -- 'sh /run/files/probe-s2.sh'
 set -u
 . /run/files/bench-lib.sh
 bench_init /mnt/vdb
+fast_knob=/sys/class/bdi/$(/run/files/fs-bdi.sh /mnt/vdc)/dirty_background_bytes
 warm_up /mnt/vdb /mnt/vdc
 sec() { awk '{ print $7 }' /sys/block/vdc/stat; }
 for rep in 1 2 3; do
-	for s in off knob global; do
-		setting "$s" 8388608
+	for s in off knob both global; do
+		echo 0 >"$fast_knob"
+		if [ "$s" = both ]; then
+			setting knob 8388608
+			echo 33554432 >"$fast_knob"
+		else
+			setting "$s" 8388608
+		fi
 		rm -f /mnt/vdb/big /mnt/vdc/big
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
@@ -37,3 +45,4 @@ for rep in 1 2 3; do
 	done
 done
 setting off
+echo 0 >"$fast_knob"
