@@ -26,6 +26,7 @@ idle() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	[ "$i" -lt 300 ] || echo "$0: $disk still busy after 30 s; the count may be short" >&2
 }
 
 rep=1
