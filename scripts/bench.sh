@@ -73,7 +73,7 @@ esac
 # S2 in the full profile runs about 64 s per disk, as seed 002's did (77 and
 # 154 s): the first second, before any background writeback starts, is then
 # a small part of the fast disk's time, as it is for a device in real use;
-# the quick profile's 8 s runs show that second (Documentation/benchmarks.md).
+# shorter runs show mostly that second (Documentation/benchmarks.md).
 scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
 s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")

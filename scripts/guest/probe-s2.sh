@@ -5,11 +5,13 @@
 # each; the full profile's S2 writes four times as much), sampling five
 # times a second. When the fast disk has written its first 4 MiB it notes
 # the time, how far each writer had got (file sizes) and the share of the
-# guest's CPU time busy until then; it also notes the peak machine-wide
-# Dirty of /proc/meminfo. Settings off, knob (8 MiB on the slow disk's bdi),
-# both (that, and 32 MiB, one second of its bandwidth, on the fast disk's),
-# global, and alone (the fast disk's write with no slow writer beside it,
-# defaults), three repetitions. Run with
+# guest's CPU time busy until then; it also notes the peaks of the
+# machine-wide Dirty and Dirty + Writeback of /proc/meminfo, to hold against
+# the global background threshold and the free-run ceiling halfway between
+# it and the dirty threshold. Settings off, knob (8 MiB on the slow disk's
+# bdi), both (that, and 32 MiB, one second of its bandwidth, on the fast
+# disk's), global, and alone (the fast disk's write with no slow writer
+# beside it, defaults), three repetitions. Run with
 #
 #   scripts/vm-run.sh -q -s PROBE -d 2G:btrfs:8M -d 4G:btrfs:32M \
 #       $(for f in scripts/guest/*.sh; do echo -f $f; done) -- 'sh /run/files/probe-s2.sh'
@@ -18,6 +20,7 @@ set -u
 bench_init /mnt/vdb
 fast_knob=/sys/class/bdi/$(/run/files/fs-bdi.sh /mnt/vdc)/dirty_background_bytes
 warm_up /mnt/vdb /mnt/vdc
+echo "PROBE thresholds: $(grep -hE '^(Dirty|Background)Thresh:' /sys/kernel/debug/bdi/*/stats | sort -u | tr -s ' \n' ' ')"
 sec() { awk '{ print $7 }' /sys/block/vdc/stat; }
 # busy and total jiffies of all CPUs
 cpu() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
@@ -41,20 +44,22 @@ for rep in 1 2 3; do
 		fi
 		( dd if=/dev/zero of=/mnt/vdc/big bs=1M count=512 conv=fsync 2>/dev/null; echo "$(now)" >/tmp/fastend ) &
 		p2=$!
-		first= peak=0 at=
+		first= peak=0 peak_all=0 at=
 		while kill -0 "$p2" 2>/dev/null; do
-			d=$(awk '/^Dirty:/ { print int($2 / 1024) }' /proc/meminfo)
+			set -- $(awk '/^(Dirty|Writeback):/ { printf "%d ", $2 / 1024 }' /proc/meminfo)
+			d=$1 wb=$2
 			[ "$d" -gt "$peak" ] && peak=$d
+			[ $((d + wb)) -gt "$peak_all" ] && peak_all=$((d + wb))
 			if [ -z "$first" ] && [ $(( $(sec) - s0 )) -gt 8192 ]; then
 				first=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 				busy=$(echo "$c0 $(cpu)" | awk '{ printf "%d", 100 * ($3 - $1) / ($4 - $2) }')
-				at="slow file $(mib /mnt/vdb/big) MiB, fast file $(mib /mnt/vdc/big) MiB, machine Dirty $d MiB, CPU busy ${busy} %"
+				at="slow file $(mib /mnt/vdb/big) MiB, fast file $(mib /mnt/vdc/big) MiB, machine Dirty $d MiB, Writeback $wb MiB, CPU busy ${busy} %"
 			fi
 			sleep 0.2
 		done
 		[ -n "$p1" ] && wait "$p1"
 		fast=$(awk -v a="$t0" -v b="$(cat /tmp/fastend)" 'BEGIN { printf "%.2f", 512 / (b - a) }')
-		echo "PROBE $s rep $rep: fast disk's first 4 MiB written after ${first} s ($at); peak Dirty ${peak} MiB; fast ${fast} MiB/s"
+		echo "PROBE $s rep $rep: fast disk's first 4 MiB written after ${first} s ($at); peak Dirty ${peak} MiB, Dirty + Writeback ${peak_all} MiB; fast ${fast} MiB/s"
 	done
 done
 setting off
