@@ -1,7 +1,15 @@
 # The index of what can be run. `make` builds the patched kernel and shows
 # the knob at work; `make check` runs every test the project has.
 
-BASE ?= 6.12
+include config.mk
+# BASE picks one kernel base (`make BASE=7.2 ...`); `make check` runs on
+# every base in config.mk unless one is picked.
+ifeq ($(origin BASE),undefined)
+CHECK_BASES := $(BASES)
+else
+CHECK_BASES := $(BASE)
+endif
+BASE ?= $(firstword $(BASES))
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
@@ -51,14 +59,18 @@ initramfs: tree
 demo: kernel initramfs
 	@bash $(S)/demo.sh $(BASE)
 
-## check        every test: workbench, series, kselftest in the VM
-check: kernel initramfs
-	@bash $(S)/check.sh $(BASE)
+## check        every test: workbench, series, kselftest in the VM, on every
+##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some)
+check: setup
+	@for b in $(CHECK_BASES); do \
+		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \
+	done
+	@bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
 
 ## bench        benchmarks (PROFILE=quick|full, CASES="S1 S2 S3 S4 S6", FS="ext4 xfs btrfs",
 ##              REPS=N, GUEST_GIB=2): quick: ext4 only, about 15 min; full: all three
-##              filesystems; results of a whole profile under Documentation/benchmarks/results/,
-##              of any other run under build/bench-results/. S4 needs 'make prefixes WITH_BASE=1'
+##              filesystems; results of a whole profile under Documentation/benchmarks/BASE/results/,
+##              of any other run under build/bench-results/BASE/. S4 needs 'make prefixes WITH_BASE=1'
 PROFILE ?= quick
 CASES ?= S1 S2 S3 S4 S6
 bench: kernel initramfs
@@ -67,7 +79,7 @@ bench: kernel initramfs
 
 ## bench-report the tables and plots from the results (no VM run)
 bench-report:
-	@bash $(S)/bench-report.sh Documentation/benchmarks/results/$(PROFILE)
+	@bash $(S)/bench-report.sh Documentation/benchmarks/$(BASE)/results/$(PROFILE)
 
 ## vm CMD=...   boot the kernel and run CMD in the guest (VMARGS for vm-run.sh)
 vm: kernel initramfs

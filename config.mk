@@ -8,10 +8,18 @@ IDENTITY_EMAIL := bdi-writeback@example.org
 # Revision of the series ("1" gives plain [PATCH n/m]).
 SERIES_VERSION := 1
 
-# Kernel bases: Debian source package, its pinned version, and the tag of
-# the deterministic base commit in build/linux-<base>.
-BASES := 6.12 6.1
+# Kernel bases: each has its series in patches/v<base>/, its tree in
+# build/linux-<base> (Debian's linux-source-<base> at the pinned version,
+# committed as a deterministic base), its kernel and initramfs. `make check`
+# runs on every base listed here; `make BASE=<base> ...` picks one; the
+# first is the default.
+BASES := 6.12 7.2
 DEB_VERSION_6.12 := 6.12.117-1~deb12u1
+DEB_VERSION_7.2  := 7.2.13-1
+# A source package that the machine's own Debian release (bookworm) does not
+# carry is fetched from these suites of the same mirror; nothing else is.
+DEB_SUITES_7.2   := unstable trixie-backports
+# The 6.1 backport's base, not yet a series (not in BASES).
 DEB_VERSION_6.1  := 6.1.192-3
 
 # kselftest targets the workbench installs into the guest and whose config

@@ -5,17 +5,19 @@
 #
 #   bench-report.sh [RESULTS_DIR [OUT_DIR]]
 #
-# RESULTS_DIR defaults to Documentation/benchmarks/results/quick. Writes
-# OUT_DIR/<profile>-tables.md and the PNG plots next to it (OUT_DIR
-# defaults to Documentation/benchmarks, which Documentation/benchmarks.md
-# links to).
+# RESULTS_DIR defaults to Documentation/benchmarks/BASE/results/quick (BASE:
+# $BASE or the first base of config.mk). Writes OUT_DIR/<profile>-tables.md
+# and the PNG plots next to it; OUT_DIR defaults to the folder above
+# results/ (Documentation/benchmarks/BASE, which
+# Documentation/benchmarks.md links to).
 set -u
 . "$(dirname "$0")/lib.sh"
 
-res=${1:-$TOP/Documentation/benchmarks/results/quick}
+res=${1:-$TOP/Documentation/benchmarks/${BASE:-$(default_base)}/results/quick}
 [ -d "$res" ] || die "no results in $res; run 'make bench' first"
+res=$(cd "$res" && pwd)
 profile=$(basename "$res")
-docdir=${2:-$TOP/Documentation/benchmarks}
+docdir=${2:-$(dirname "$(dirname "$res")")}
 tables=$docdir/$profile-tables.md
 command -v gnuplot >/dev/null || die "gnuplot not found; run 'make setup'"
 tmp=$(mktemp -d)
@@ -68,7 +70,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || 
 # meta_lines DIR: the run's parameters, for the text above a table
 meta_lines() {
 	# the same for every filesystem but for its name
-	sed -n 's/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
+	sed -n 's/^kernel: /Kernel: /p; s/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
 		sed -E 's/ (ext4|xfs|btrfs)([ ,])/ FS\2/g; s/$/  /'
 	grep -h '^vm.dirty_background\|^global background' "$1/meta.txt" | sed 's/^/Guest: /; s/$/  /'
 	echo

@@ -15,10 +15,11 @@
 # Results go to DIR/<case>-<fs>/: the case's TSV file, meta.txt (kernel,
 # VM, disk, sysctls, parameters) and the dirty time series; a case's folder
 # appears only once its run has succeeded. At the end scripts/bench-report.sh
-# turns DIR into tables and plots. The default DIR is
-# Documentation/benchmarks/results/PROFILE for a run of the profile as it
-# is (every case, its filesystems, repetitions and guest size), and
-# build/bench-results/PROFILE for any other, so that a partial run never
+# turns DIR into tables and plots. The kernel is BASE's ($BASE, or the
+# first base of config.mk). The default DIR is
+# Documentation/benchmarks/BASE/results/PROFILE for a run of the profile
+# as it is (every case, its filesystems, repetitions and guest size), and
+# build/bench-results/BASE/PROFILE for any other, so that a partial run never
 # mixes with the published results. Exit status: 0, 2 for bad usage, 1 or
 # vm-run.sh's status (124 timeout, 125 kernel report, 126 no status) when
 # a run fails.
@@ -26,7 +27,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 all_cases="S1 S2 S3 S4 S6"
-profile=quick cases=$all_cases fss= reps= out= base=${BASE:-6.12} gib=2
+profile=quick cases=$all_cases fss= reps= out= base=${BASE:-$(default_base)} gib=2
 usage() {
 	echo "$PROG: $*" >&2
 	echo "usage: bench.sh [-p quick|full|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR]" >&2
@@ -92,9 +93,10 @@ thresh=$((disk_mib_s << 20)) slow_thresh=$((slow_mib_s << 20))
 # S1's threshold is half a second of the disk's bandwidth: fsync then costs
 # at most 0.5 s, which is what a total within 3 % of the bound allows.
 s1_thresh=$((disk_mib_s << 19))
+published=$TOP/Documentation/benchmarks/$base/results/$profile
 if [ -z "$out" ]; then
-	out=$TOP/build/bench-results/$profile
-	[ "${default_run:-0}" = 1 ] && out=$TOP/Documentation/benchmarks/results/$profile
+	out=$TOP/build/bench-results/$base/$profile
+	[ "${default_run:-0}" = 1 ] && out=$published
 fi
 for fs in $fss; do
 	case $fs in ext4 | xfs | btrfs) ;; *) usage "unknown filesystem '$fs' (ext4, xfs, btrfs)" ;; esac
@@ -173,25 +175,25 @@ run_case() {
 			for k in $( ((b % 2)) && echo "unpatched patched" || echo "patched unpatched"); do
 				v=$kernel_patched
 				[ "$k" = unpatched ] && v=$kernel_unpatched
-				vm "$TOP/build/bench/$c-$fs" "$v" "sh /run/files/bench-s4.sh /mnt/vdb $fs $k $b $s4_runs $s4_size"
+				vm "$TOP/build/bench/$base/$c-$fs" "$v" "sh /run/files/bench-s4.sh /mnt/vdb $fs $k $b $s4_runs $s4_size"
 				# the guest writes the header when it finds no s4.tsv
 				if [ -f "$dir/s4.tsv" ]; then
-					tail -n +2 "$TOP/build/bench/$c-$fs/results/s4.tsv" >>"$dir/s4.tsv"
+					tail -n +2 "$TOP/build/bench/$base/$c-$fs/results/s4.tsv" >>"$dir/s4.tsv"
 				else
-					cp "$TOP/build/bench/$c-$fs/results/s4.tsv" "$dir/s4.tsv"
+					cp "$TOP/build/bench/$base/$c-$fs/results/s4.tsv" "$dir/s4.tsv"
 				fi
-				sed -n 's/^kernel: /kernel '"$k"': /p' "$TOP/build/bench/$c-$fs/results/meta.txt" >>"$dir/kernels.txt"
-				cat "$TOP/build/bench/$c-$fs/console.log" >>"$dir/console.log"
+				sed -n 's/^kernel: /kernel '"$k"': /p' "$TOP/build/bench/$base/$c-$fs/results/meta.txt" >>"$dir/kernels.txt"
+				cat "$TOP/build/bench/$base/$c-$fs/console.log" >>"$dir/console.log"
 			done
 		done
-		grep -v '^kernel: ' "$TOP/build/bench/$c-$fs/results/meta.txt" >"$dir/meta.txt"
+		grep -v '^kernel: ' "$TOP/build/bench/$base/$c-$fs/results/meta.txt" >"$dir/meta.txt"
 		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
 		rm -f "$dir/kernels.txt"
 		echo "kernel image unpatched: $(image "$kernel_unpatched")" >>"$dir/meta.txt"
 	else
-		vm "$TOP/build/bench/$c-$fs" "$kernel_patched" "$cmd"
-		cp -r "$TOP/build/bench/$c-$fs/results/." "$dir/"
-		cp "$TOP/build/bench/$c-$fs/console.log" "$dir/console.log"
+		vm "$TOP/build/bench/$base/$c-$fs" "$kernel_patched" "$cmd"
+		cp -r "$TOP/build/bench/$base/$c-$fs/results/." "$dir/"
+		cp "$TOP/build/bench/$base/$c-$fs/console.log" "$dir/console.log"
 	fi
 	echo "kernel image: $(image "$kernel_patched")" >>"$dir/meta.txt"
 	{
@@ -222,9 +224,9 @@ for c in $cases; do
 	for fs in $fss; do run_case "$c" "$fs"; done
 done
 say "done in $(($(date +%s) - t0)) s; results in ${out#"$TOP"/}"
-# the published results' tables go to Documentation/benchmarks, others'
-# next to them
-if [ "$out" = "$TOP/Documentation/benchmarks/results/$profile" ]; then
+# the published results' tables go to Documentation/benchmarks/BASE,
+# others' next to them
+if [ "$out" = "$published" ]; then
 	bash "$TOP/scripts/bench-report.sh" "$out"
 else
 	bash "$TOP/scripts/bench-report.sh" "$out" "$out"

@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-base=${1:-6.12}
+base=${1:-$(default_base)}
 tree=$TOP/build/linux-$base
 obj=$TOP/build/obj-$base-i386
 [ -d "$tree" ] || die "no tree at build/linux-$base; run 'make tree'"

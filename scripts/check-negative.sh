@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-base=${1:-6.12}
+base=${1:-$(default_base)}
 cpio=$TOP/build/initramfs/kselftest-$base.cpio
 [ -f "$cpio" ] || die "no $cpio; run 'make initramfs'"
 [ -f "$TOP/build/kernels/$base-1.bzImage" ] || die "no build/kernels/$base-1.bzImage; run 'make prefixes'"
@@ -19,7 +19,7 @@ nfail=0
 
 # run KERNEL NAME: the kselftest on KERNEL; prints its TAP, leaves totals in $totals
 run() {
-	local out=$TOP/build/check/negative-$2
+	local out=$TOP/build/check/$base/negative-$2
 	bash "$TOP/scripts/vm-run.sh" -k "$1" -q -t 900 -o "$out" -i "$cpio" \
 		'/kselftest/run_kselftest.sh -c bdi >>bdi.tap 2>&1; cat bdi.tap'
 	tap=$out/results/bdi.tap

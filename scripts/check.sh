@@ -1,19 +1,25 @@
 #!/bin/bash
-# Run every test of the project: each scripts/tests/[0-9]*.sh is one test, run in
-# order with BASE and TOP in its environment; exit 0 is a pass, anything
-# else a failure. A test's output goes to build/check/NAME.log and, indented,
-# to the terminal. Ends with "N passed, N failed"; exits non-zero on any
-# failure.
+# Run every test of the project on every kernel base given. Each
+# scripts/tests/[0-9]*.sh is one test, run in order; exit 0 is a pass,
+# anything else a failure. A test whose file has the line
+# "# host test: runs once" tests the host side only and runs once, before
+# the bases; every other test runs once per base, with BASE, TOP and
+# CHECKDIR (build/check/BASE, for its output) in its environment. A test's
+# output goes to build/check/[BASE/]NAME.log and, indented, to the
+# terminal. Ends with a line per base and "N passed, N failed"; exits
+# non-zero on any failure.
 #
-#   check.sh BASE [NAME...]    NAME: run only these tests (file names
-#                              without .sh)
+#   check.sh "BASE..." [NAME...]    NAME: run only these tests (file names
+#                                   without .sh)
 set -u
 . "$(dirname "$0")/lib.sh"
 
-export BASE=${1:-6.12} TOP
+bases=${1:-$(default_base)}
 shift || true
-logdir=$TOP/build/check
-mkdir -p "$logdir"
+export TOP
+for b in $bases; do
+	case " $(cfg BASES) " in *" $b "*) ;; *) die "unknown base '$b' (config.mk BASES: $(cfg BASES))" ;; esac
+done
 
 tests=()
 if [ $# -gt 0 ]; then
@@ -24,14 +30,23 @@ if [ $# -gt 0 ]; then
 else
 	tests=("$TOP"/scripts/tests/[0-9]*.sh)
 fi
-
-passed=0 failed=0 failures=() i=0
-t_all=$(date +%s)
+host_tests=() base_tests=()
 for t in "${tests[@]}"; do
-	i=$((i + 1))
+	if grep -qx '# host test: runs once' "$t"; then host_tests+=("$t"); else base_tests+=("$t"); fi
+done
+
+passed=0 failed=0 failures=() i=0 summary=()
+total=$((${#host_tests[@]} + ${#base_tests[@]} * $(echo "$bases" | wc -w)))
+t_all=$(date +%s)
+
+# run_test FILE LOGDIR LABEL: one test; counts it
+run_test() {
+	local t=$1 name log rc t0 dt
 	name=$(basename "$t" .sh)
-	log=$logdir/$name.log
-	say "[$i/${#tests[@]}] $name"
+	log=$2/$name.log
+	i=$((i + 1))
+	mkdir -p "$2"
+	say "[$i/$total] $3$name"
 	t0=$(date +%s)
 	set -o pipefail
 	bash "$t" </dev/null 2>&1 | tee "$log" | sed -u 's/^/    /'
@@ -39,14 +54,29 @@ for t in "${tests[@]}"; do
 	set +o pipefail
 	dt=$(($(date +%s) - t0))
 	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1))
-		say "PASS $name (${dt} s)"
+		passed=$((passed + 1)) p=$((p + 1))
+		say "PASS $3$name (${dt} s)"
 	else
-		failed=$((failed + 1))
-		failures+=("$name")
-		say "FAIL $name (exit $rc, ${dt} s; log: ${log#"$TOP"/})"
+		failed=$((failed + 1)) f=$((f + 1))
+		failures+=("$3$name")
+		say "FAIL $3$name (exit $rc, ${dt} s; log: ${log#"$TOP"/})"
 	fi
-done
+}
+
+if [ ${#host_tests[@]} -gt 0 ]; then
+	p=0 f=0
+	for t in "${host_tests[@]}"; do BASE= CHECKDIR=$TOP/build/check run_test "$t" "$TOP/build/check" "host: "; done
+	summary+=("host: $p passed, $f failed")
+fi
+if [ ${#base_tests[@]} -gt 0 ]; then
+	for b in $bases; do
+		p=0 f=0 t0=$(date +%s)
+		export BASE=$b CHECKDIR=$TOP/build/check/$b
+		for t in "${base_tests[@]}"; do run_test "$t" "$CHECKDIR" "$b: "; done
+		summary+=("$b: $p passed, $f failed ($(($(date +%s) - t0)) s)")
+	done
+fi
 say "done in $(($(date +%s) - t_all)) s${failures[*]:+; failed: ${failures[*]}}"
+printf '%s\n' "${summary[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

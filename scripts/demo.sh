@@ -7,8 +7,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-base=${1:-6.12}
-out=$TOP/build/demo
+base=${1:-$(default_base)}
+out=$TOP/build/demo-$base
 guest_cmd='{
 bdi=$(basename "$(readlink /sys/block/vdb/bdi)")
 echo "/sys/class/bdi/$bdi/ (the ext4 disk):"
@@ -28,12 +28,12 @@ echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 say "ext4 on a disk throttled to 32 MiB/s; 256 MiB arrive at 16 MiB/s, then fsync"
 say "knob off vs /sys/class/bdi/<disk>/dirty_background_bytes = 16 MiB (about a minute)"
 bash "$TOP/scripts/vm-run.sh" -b "$base" -q -t 900 -o "$out" -d 1G:ext4:32M \
-	-f "$TOP/scripts/guest/stream-fsync.sh" "$guest_cmd" || die "the demo VM run failed; see build/demo/console.log"
+	-f "$TOP/scripts/guest/stream-fsync.sh" "$guest_cmd" || die "the demo VM run failed; see build/demo-$base/console.log"
 cat "$out/results/demo.txt"
 if [ -s "$out/results/table.txt" ]; then
 	echo
 	printf '%-12s %10s %10s %10s %16s\n' setting total_s write_s fsync_s peak_dirty_MiB
 	awk '{ printf "%-12s %10s %10s %10s %16.1f\n", $1, $2, $3, $4, $5 / 1024 }' "$out/results/table.txt"
 	echo
-	say "the time series of the device's dirty amount: build/demo/results/*.dirty"
+	say "the time series of the device's dirty amount: build/demo-$base/results/*.dirty"
 fi

@@ -15,6 +15,9 @@ cfg() {
 	printf '%s\n' "$v"
 }
 
+# default_base: the first base of config.mk, the one `make` uses unless told
+default_base() { cfg BASES | awk '{ print $1 }'; }
+
 # run_logged LOG MSG CMD...: run a long step with its output in LOG and a
 # progress line every 30 s (elapsed time and the log's last line); on
 # failure, show the log's tail.

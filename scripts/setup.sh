@@ -1,70 +1,148 @@
 #!/bin/bash
 # Install everything the workbench needs, from Debian packages only.
 # Idempotent: packages already installed are left alone.
+#
+# The kernel source of every base in config.mk (BASES) is installed at the
+# version config.mk pins (DEB_VERSION_<base>). A base whose source package
+# is not in the machine's own Debian release names the suites that carry it
+# (DEB_SUITES_<base>, e.g. unstable or trixie-backports): that one package
+# is fetched from them with a private apt configuration under build/apt/,
+# using the mirror the machine's apt sources already name, and installed
+# with apt-get; nothing else on the machine comes from those suites and the
+# machine's apt sources are not changed.
 set -u
 
-log=${SETUP_LOG:-build/logs/setup.log}
+top=$(cd "$(dirname "$0")/.." && pwd)
+log=${SETUP_LOG:-$top/build/logs/setup.log}
 
 die() { echo "setup: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "must run as root (apt-get install needs it); try: sudo make setup"
 command -v apt-get >/dev/null || die "apt-get not found: this workbench needs Debian 12 (bookworm)"
 
-# Kernel sources (6.12 LTS and 6.1 LTS for the backport), kernel build
-# dependencies, the emulator and what goes into the guest.
-pkgs="linux-source-6.12 linux-source-6.1
-	build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
+# cfg NAME: a value from config.mk ("" when absent)
+cfg() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/config.mk"; }
+bases=$(cfg BASES)
+[ -n "$bases" ] || die "config.mk names no BASES"
+
+# Kernel build dependencies, the emulator and what goes into the guest.
+pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	xz-utils python3 python3-ply python3-git git ccache
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox"
 
-# The kernel sources are pinned in config.mk, so that the base commit (and
-# its hash) is the same on every machine.
-pinned() { sed -n "s/^DEB_VERSION_$1[[:space:]]*:=[[:space:]]*//p" "$(dirname "$0")/../config.mk"; }
+# served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show
+# exits 0 for an unknown version, printing nothing)
+served() { local p=$1; shift; apt-cache "$@" show "$p" 2>/dev/null | grep -q '^Package: '; }
 
-missing=
-for p in $pkgs; do
-	if dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed'; then
-		case $p in linux-source-*)
-			want=$(pinned "${p#linux-source-}")
-			have=$(dpkg-query -W -f='${Version}' "$p")
-			[ "$have" = "$want" ] ||
-				echo "setup: note: $p $have is installed, config.mk pins $want: the base commit will differ"
-		esac
+installed() { dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed'; }
+
+missing= extra=
+for p in $pkgs; do installed "$p" || missing="$missing $p"; done
+for b in $bases; do
+	p=linux-source-$b want=$(cfg "DEB_VERSION_$b")
+	[ -n "$want" ] || die "config.mk pins no DEB_VERSION_$b for base $b"
+	if installed "$p"; then
+		have=$(dpkg-query -W -f='${Version}' "$p")
+		[ "$have" = "$want" ] && continue
+		echo "setup: $p $have is installed, config.mk pins $want: installing $want"
+	fi
+	if [ -n "$(cfg "DEB_SUITES_$b")" ]; then
+		extra="$extra $b"
 	else
-		missing="$missing $p"
+		missing="$missing $p=$want"
 	fi
 done
 
-if [ -z "$missing" ]; then
+if [ -z "$missing$extra" ]; then
 	echo "setup: all packages present"
 	exit 0
 fi
 
 mkdir -p "$(dirname "$log")"
-echo "setup: installing:$missing"
-echo "setup: (apt output in $log)"
+: >"$log"
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get update >"$log" 2>&1; then
-	tail -n 5 "$log" >&2
-	die "apt-get update failed; see $log"
+apt_install() {
+	if ! apt-get install -y --no-install-recommends --allow-downgrades "$@" >>"$log" 2>&1; then
+		tail -n 10 "$log" >&2
+		die "apt-get install failed; see ${log#"$top"/} (a package name unknown to apt means this is not Debian 12)"
+	fi
+}
+
+# versions_note PKG APTOPTS...: how to choose another version of PKG
+versions_note() {
+	local p=$1 b=${1#linux-source-} v
+	shift
+	v=$(apt-cache "$@" madison "$p" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); gsub(/^ +| +$/, "", $3); print "  " $2 "  (" $3 ")" }')
+	if [ -z "$v" ]; then
+		echo "setup: the archive serves no $p at all"
+	else
+		echo "setup: versions of $p the archive serves now:"
+		echo "$v"
+	fi
+	echo "setup: to use one, set DEB_VERSION_$b in config.mk to it and run 'make setup' again;"
+	echo "setup: the base commit, its tag and possibly the series (patches/v$b) change with it"
+}
+
+if [ -n "$missing" ]; then
+	echo "setup: installing:$missing"
+	echo "setup: (apt output in ${log#"$top"/})"
+	if ! apt-get update >>"$log" 2>&1; then
+		tail -n 5 "$log" >&2
+		die "apt-get update failed; see ${log#"$top"/}"
+	fi
+	for p in $missing; do
+		case $p in linux-source-*=*)
+			served "$p" && continue
+			echo "setup: ${p%%=*} ${p#*=}, pinned in config.mk, is not in the machine's apt sources" >&2
+			versions_note "${p%%=*}" >&2
+			exit 1
+		esac
+	done
+	# shellcheck disable=SC2086
+	apt_install $missing
 fi
-# Pinned kernel sources, when the archive still has that version.
-args=
-for p in $missing; do
-	case $p in linux-source-*)
-		want=$(pinned "${p#linux-source-}")
-		if apt-cache show "$p=$want" >/dev/null 2>&1; then
-			p="$p=$want"
-		else
-			echo "setup: note: $p $want (pinned in config.mk) is gone from the archive; taking the newest"
-		fi
-	esac
-	args="$args $p"
+
+# Sources from another suite of the same Debian archive.
+for b in $extra; do
+	p=linux-source-$b want=$(cfg "DEB_VERSION_$b") suites=$(cfg "DEB_SUITES_$b")
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$codename" ] || die "cannot tell this machine's Debian release from /etc/os-release"
+	# The mirror the machine's own release comes from.
+	mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
+		awk -v r="$codename" '$2 == r { print $1; exit }')
+	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell which mirror to fetch $p from"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -f "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
+	apt_dir=$top/build/apt/$b
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+	for s in $suites; do
+		echo "deb [signed-by=$keyring] $mirror $s main"
+	done >"$apt_dir/sources.list"
+	aptopts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+		-o APT::Sandbox::User=root)
+	echo "setup: fetching $p $want from $suites (package lists in ${apt_dir#"$top"/}, apt output in ${log#"$top"/})"
+	if ! apt-get "${aptopts[@]}" update >>"$log" 2>&1; then
+		tail -n 5 "$log" >&2
+		die "apt-get update of $suites failed; see ${log#"$top"/}"
+	fi
+	if ! served "$p=$want" "${aptopts[@]}"; then
+		echo "setup: $p $want, pinned in config.mk, is no longer served by $suites" >&2
+		versions_note "$p" "${aptopts[@]}" >&2
+		exit 1
+	fi
+	deb=$(apt-cache "${aptopts[@]}" show "$p=$want" | sed -n 's/^Filename: .*\///p' | head -n 1)
+	size=$(apt-cache "${aptopts[@]}" show "$p=$want" | sed -n 's/^Size: //p' | head -n 1)
+	echo "setup: downloading $deb ($((size >> 20)) MiB)"
+	if ! (cd "$apt_dir/debs" && apt-get "${aptopts[@]}" download "$p=$want") >>"$log" 2>&1; then
+		tail -n 5 "$log" >&2
+		die "downloading $p $want failed; see ${log#"$top"/}"
+	fi
+	# Installed from the file: its dependencies (binutils, xz-utils) come
+	# from the machine's own release.
+	echo "setup: installing $deb"
+	apt_install "$apt_dir/debs/$deb"
+	rm -f "$apt_dir/debs/$deb"
 done
-# shellcheck disable=SC2086
-if ! apt-get install -y --no-install-recommends $args >>"$log" 2>&1; then
-	tail -n 10 "$log" >&2
-	die "apt-get install failed; see $log (a package name unknown to apt means this is not Debian 12)"
-fi
 echo "setup: done"

@@ -3,7 +3,7 @@
 # command in the guest and bring its results back.
 #
 #   vm-run.sh [options] [--] COMMAND
-#     -b BASE      kernel base (default 6.12): build/obj-BASE/arch/x86/boot/bzImage
+#     -b BASE      kernel base (default: the first in config.mk): build/obj-BASE/...
 #     -k BZIMAGE   boot this kernel instead
 #     -m MEM       guest memory (default 2G)
 #     -c CPUS      guest CPUs (default 2)
@@ -28,7 +28,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-base=6.12 kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
+base=$(default_base) kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
 disks=() pieces=() files=() show=
 usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }

@@ -1,5 +1,6 @@
 #!/bin/bash
 # The console checker catches planted kernel reports and nothing else.
+# host test: runs once
 . "$TOP/scripts/tests/testlib.sh"
 
 d=$(mktemp -d)

@@ -2,7 +2,7 @@
 # A guest that does not finish is stopped at the timeout and reported as such.
 . "$TOP/scripts/tests/testlib.sh"
 
-out=$TOP/build/check/vm-timeout
+out=$CHECKDIR/vm-timeout
 t0=$(date +%s)
 expect_rc 124 "guest 'sleep 3600' hits a 40 s timeout" \
 	"$VMRUN" -b "$BASE" -q -t 40 -o "$out" 'sleep 3600'

@@ -5,7 +5,7 @@
 # the check could not tell a throttled disk from any other.
 . "$TOP/scripts/tests/testlib.sh"
 
-out=$TOP/build/check/vm-throttle
+out=$CHECKDIR/vm-throttle
 speed=$((32 << 20))
 
 # measure DISKSPEC: prints fio's write bandwidth in bytes/s

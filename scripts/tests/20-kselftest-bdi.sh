@@ -4,7 +4,7 @@
 # (vm-run.sh fails the run on any kernel report).
 . "$TOP/scripts/tests/testlib.sh"
 
-out=$TOP/build/check/kselftest-bdi
+out=$CHECKDIR/kselftest-bdi
 expect_rc 0 "run_kselftest.sh -c bdi in the VM" "$VMRUN" -b "$BASE" -t 900 -o "$out" \
 	-i "$TOP/build/initramfs/kselftest-$BASE.cpio" \
 	'/kselftest/run_kselftest.sh -c bdi >>bdi.tap 2>&1; rc=$?; cat bdi.tap; exit $rc'

@@ -6,7 +6,7 @@
 # turns the results into a table.
 . "$TOP/scripts/tests/testlib.sh"
 
-out=$TOP/build/check/bench-smoke
+out=$CHECKDIR/bench-smoke
 rm -rf "$out"
 expect_rc 0 "bench.sh -p smoke -c S1 -f ext4" bash "$TOP/scripts/bench.sh" -p smoke -c S1 -f ext4 -o "$out"
 tsv=$out/S1-ext4/s1.tsv
