@@ -19,6 +19,9 @@ DEB_VERSION_7.2  := 7.2.13-1
 # A source package that the machine's own Debian release (bookworm) does not
 # carry is fetched from these suites of the same mirror; nothing else is.
 DEB_SUITES_7.2   := unstable trixie-backports
+# The base whose series is posted upstream (to linux-mm): its export
+# addresses the patches to whom scripts/get_maintainer.pl names.
+UPSTREAM_BASE := 7.2
 # The 6.1 backport's base, not yet a series (not in BASES).
 DEB_VERSION_6.1  := 6.1.192-3
 

@@ -172,15 +172,35 @@ do_export() {
 		g config "branch.$branch.description" "per-BDI background writeback threshold
 
 *** cover letter text: edit with 'git branch --edit-description' ***"
+	local rcpt=()
+	if [ "$base" = "$(cfg UPSTREAM_BASE)" ]; then
+		mapfile -t rcpt < <(recipients) || die "scripts/get_maintainer.pl failed"
+		say "recipients from scripts/get_maintainer.pl: ${#rcpt[@]}"
+	fi
 	mkdir -p "$pdir"
 	rm -f "$pdir"/*.patch
 	# The cover letter takes its date from the committer: use the last
 	# patch's, so that exporting an unchanged series changes nothing.
 	GIT_COMMITTER_DATE=$(g log -1 --format=%aI HEAD) \
 		g format-patch -q "${v[@]}" --cover-letter --cover-from-description=subject \
-		--base="$(base_tag)" --zero-commit --no-signature \
+		--base="$(base_tag)" --zero-commit --no-signature "${rcpt[@]}" \
 		-o "$pdir" "$(base_tag)..HEAD" || die "git format-patch failed"
 	say "exported $n patches and a cover letter to ${pdir#"$TOP"/}"
+}
+
+# recipients: --to/--cc options for the series as it is posted upstream:
+# what the tree's scripts/get_maintainer.pl gives for its patches (MAINTAINERS
+# only, not the git history): maintainers in To, reviewers and lists in Cc.
+recipients() {
+	local tmp
+	tmp=$(mktemp -d)
+	g format-patch -q -o "$tmp" "$(base_tag)..HEAD" >/dev/null || { rm -rf "$tmp"; return 1; }
+	(cd "$tree" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --roles --no-rolestats \
+		--email --m --r --l --no-s "$tmp"/*.patch) >"$tmp/out" 2>/dev/null || { rm -rf "$tmp"; return 1; }
+	awk '/\(maintainer:/ { sub(/ \(.*$/, ""); print "--to=" $0; next }
+		/\(/ { sub(/ \(.*$/, ""); print "--cc=" $0; next }
+		NF { print "--cc=" $0 }' "$tmp/out"
+	rm -rf "$tmp"
 }
 
 case $cmd in
