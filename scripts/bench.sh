@@ -102,6 +102,7 @@ thresh=$((disk_mib_s << 20)) slow_thresh=$((slow_mib_s << 20))
 # at most 0.5 s, which is what a total within 3 % of the bound allows.
 s1_thresh=$((disk_mib_s << 19))
 published=$TOP/Documentation/benchmarks/$base/results/$profile
+[ -z "$out" ] || out=$(realpath -m "$out")
 if [ -z "$out" ]; then
 	out=$TOP/build/bench-results/$base/$profile
 	[ "${default_run:-0}" = 1 ] && out=$published
