@@ -3,11 +3,16 @@
 # kernel: one VM run per case and filesystem, every setting of a case side
 # by side (interleaved) in that run.
 #
-#   bench.sh [-p quick|full|smoke] [-c "S1 S2 S3 S4 S6"] [-f "ext4 xfs btrfs"] [-r REPS]
-#            [-m GUEST_GIB] [-o DIR]
+#   bench.sh [-p quick|full|scale|smoke] [-c "S1 S2 S3 S4 S6 S7"] [-f "ext4 xfs btrfs"]
+#            [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]
 #
-# The quick profile runs every case on ext4 (about 15 minutes), the full one
-# on ext4, XFS and btrfs with more repetitions and larger files. S4 boots
+# -k boots BZIMAGE instead of BASE's built kernel (for example a kernel of
+# an earlier version of the series, kept under build/kernels/).
+#
+# The quick profile runs S1 to S6 on ext4 (about 15 minutes), the full one
+# on ext4, XFS and btrfs with more repetitions and larger files; the scale
+# profile runs S7 (many writers with 2, 8 and 16 GiB of guest memory, many
+# devices, many cgroups; one VM run per memory size). S4 boots
 # the unpatched kernel too (build/kernels/BASE-0.bzImage, from
 # 'make prefixes WITH_BASE=1'), alternately with the patched one, one VM
 # run each per repetition.
@@ -30,10 +35,11 @@ all_cases="S1 S2 S3 S4 S6 S7"
 profile=quick cases= fss= reps= out= base=${BASE:-$(default_base)} gib=2
 usage() {
 	echo "$PROG: $*" >&2
-	echo "usage: bench.sh [-p quick|full|scale|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR]" >&2
+	echo "usage: bench.sh [-p quick|full|scale|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]" >&2
 	exit 2
 }
-while getopts p:c:f:r:m:o: opt; do
+kernel_patched=
+while getopts p:c:f:r:m:o:k: opt; do
 	case $opt in
 	p) profile=$OPTARG ;;
 	c) cases=$OPTARG ;;
@@ -41,6 +47,7 @@ while getopts p:c:f:r:m:o: opt; do
 	r) reps=$OPTARG ;;
 	m) gib=$OPTARG ;;
 	o) out=$OPTARG out_given=1 ;;
+	k) kernel_patched=$(realpath -m "$OPTARG") ;;
 	*) usage "unknown option" ;;
 	esac
 done
@@ -260,7 +267,7 @@ run_case() {
 	mv "$dir" "${dir%.partial}"
 }
 
-kernel_patched=$TOP/build/obj-$base/arch/x86/boot/bzImage
+[ -n "$kernel_patched" ] || kernel_patched=$TOP/build/obj-$base/arch/x86/boot/bzImage
 kernel_unpatched=$TOP/build/kernels/$base-0.bzImage
 [ -f "$kernel_patched" ] || die "no kernel at ${kernel_patched#"$TOP"/}; run 'make kernel'"
 case " $cases " in
