@@ -800,7 +800,8 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 	bw_ctx_forget_mounts(ctx);
 	r = bw_resolve(ctx, target, &t);
 	/* a path whose filesystem was unmounted now lies on the one below */
-	if (!r && w->first.how == BW_BY_PATH && strcmp(t.mountpoint, w->first.mountpoint))
+	if (w->first.how == BW_BY_PATH && t.mountpoint[0] &&
+	    strcmp(t.mountpoint, w->first.mountpoint))
 		r = bw_fail(ctx, BW_EXIT_NOENT, "%s is not mounted", w->first.mountpoint);
 	if (!r)
 		r = bw_get_bg(ctx, t.bdi, &cur);
