@@ -51,6 +51,7 @@ check() {
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 has() { case $out in *"$1"*) return 0 ;; esac; return 1; }
+# attr BDI: its dirty_background_bytes; nothing when it has none
 attr() { cat "/sys/class/bdi/$1/dirty_background_bytes" 2>/dev/null; }
 attr_is() { check "$1: dirty_background_bytes reads $2 (it reads $(attr "$1"))" [ "$(attr "$1")" = "$2" ]; }
 
@@ -84,6 +85,7 @@ sized() {
 # io_ticks counts metadata reads and flushes as busy time (8.7 MiB/s seen on
 # btrfs); the kernel's estimate after the same writes still read 90-100 MiB/s.
 about_16mbs() {
+	set -- "$1" "${2:-0}"
 	check "$1: $(($2 / MiB)) MiB from the counters of a 16 MiB/s disk (13-80 MiB)" \
 		[ "$2" -ge $((13 * MiB)) -a "$2" -le $((80 * MiB)) ]
 }
@@ -165,7 +167,7 @@ auto_checks() {
 	if [ "$4" = throttled ]; then
 		about_16mbs "$b" "$v"
 	else
-		check "$b: $((v / MiB)) MiB from the counters, within 4 MiB..1 GiB" \
+		check "$b: $((${v:-0} / MiB)) MiB from the counters, within 4 MiB..1 GiB" \
 			[ "$v" -ge $((4 * MiB)) -a "$v" -le $((1024 * MiB)) ]
 	fi
 	rm -f "$m/auto-1" "$m/auto-2"
@@ -173,6 +175,13 @@ auto_checks() {
 }
 
 patched() {
+	step "the kernel"
+	if [ ! -e /sys/block/vdb/bdi/dirty_background_bytes ]; then
+		not_ok "$(uname -r) has no dirty_background_bytes: not a kernel with the series"
+		return
+	fi
+	ok "$(uname -r) has dirty_background_bytes"
+
 	step "the targets"
 	ext4=$(cat /sys/block/vdb/dev)
 	btrfs=
@@ -259,7 +268,7 @@ patched() {
 	check "watcher sizes $btrfs" wait_log watch-btrfs.log "$btrfs (/mnt/vdc): 0 B -> " 1 30
 	check "from the kernel's estimate" wait_log watch-btrfs.log "(the kernel's estimate) x 2 s" 1 1
 	v=$(attr "$btrfs")
-	check "$btrfs: $((v / MiB)) MiB, set and logged" grep -q "($v)" watch-btrfs.log
+	check "$btrfs: $((${v:-0} / MiB)) MiB, set and logged" grep -q "($v)" watch-btrfs.log
 	check "the disk under btrfs is left alone" [ "$(attr "$(cat /sys/block/vdc/dev)")" = 0 ]
 	rm -f /mnt/vdc/watch
 	stop_watch "$pid" INT watch-btrfs.log
