@@ -28,17 +28,19 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
 
-# A column spec is COLUMN[/DIVISOR][@KEY=VALUE]: the column's values,
-# divided by DIVISOR, of the rows whose column KEY is VALUE.
+# A column spec is COLUMN[/DIVISOR][@KEY=VALUE...]: the column's values,
+# divided by DIVISOR, of the rows whose column KEY is VALUE (every KEY).
 # col FILE SETTING SPEC: those values for one setting
 col() {
-	local spec=${3%%@*} filter= key= val= div=1
+	local spec=${3%%@*} filter= div=1
 	[ "$spec" = "$3" ] || filter=${3#*@}
-	[ -z "$filter" ] || { key=${filter%%=*} val=${filter#*=}; }
 	[ "${spec#*/}" = "$spec" ] || div=${spec#*/}
-	awk -F'\t' -v s="$2" -v c="${spec%/*}" -v d="$div" -v key="$key" -v val="$val" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == key) f = i }; next }
-		$2 == s && (!f || $f == val) { print $k / d }' "$1"
+	awk -F'\t' -v s="$2" -v c="${spec%/*}" -v d="$div" -v filter="$filter" '
+		NR == 1 { nf = split(filter, fl, "@")
+			for (i = 1; i <= NF; i++) { if ($i == c) k = i; for (j = 1; j <= nf; j++) if (index(fl[j], $i "=") == 1) f[j] = i }
+			next }
+		$2 != s { next }
+		{ for (j = 1; j <= nf; j++) if ($f[j] != substr(fl[j], index(fl[j], "=") + 1)) next; print $k / d }' "$1"
 }
 
 # cell FILE SETTING SPEC: "median [min-max]"
@@ -70,7 +72,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || 
 # meta_lines DIR: the run's parameters, for the text above a table
 meta_lines() {
 	# the same for every filesystem but for its name
-	sed -n 's/^kernel: /Kernel: /p; s/^s[0-9]: /Job: /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
+	sed -n 's/^kernel: /Kernel: /p; s/^s[0-9]: /Job: /p; s/^s[0-9] \([a-z]*\): /Job (\1): /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
 		sed -E 's/ (ext4|xfs|btrfs)([ ,])/ FS\2/g; s/$/  /'
 	grep -h '^vm.dirty_background\|^global background' "$1/meta.txt" | sed 's/^/Guest: /; s/$/  /'
 	echo
@@ -249,6 +251,102 @@ s1_plot() {
 	GP
 }
 
+s7_section() {
+	local d fs tsv m t n f bound tgt
+	# a profile without S7 gets no S7 heading
+	ls -d "$res"/S7-* >/dev/null 2>&1 || return 0
+	section S7 "precision and cost at scale: many writers, more memory, many devices, many cgroups" || return 0
+	echo "Peak and 99th percentile of the device's dirty amount (BdiReclaimable, sampled every"
+	echo "50 ms) in MiB, median [min-max] over the repetitions, for the per-device knob and for"
+	echo "vm.dirty_background_bytes set to the same value instead (global). Target: peak within"
+	echo "1.25 x threshold + 2 MiB. Total: writing and sync, against the bound (the same job on"
+	echo "tmpfs, the disk being faster than the arrival rate)."
+	echo
+	for d in "$res"/S7-*; do
+		tsv=$d/s7.tsv
+		[ -f "$tsv" ] || continue
+		fs=${d##*/S7-}
+		bdi=$(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")
+		echo "| filesystem (bdi) | memory GiB | threshold MiB | writers | peak knob | p99 knob | peak global | p99 global | target | knob peak / target | total knob / bound | total global / bound |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for m in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
+			for t in $(awk -F'\t' 'NR > 1 && $2 != "floor" { print $6 }' "$tsv" | sort -nu); do
+				for n in $(awk -F'\t' 'NR > 1 { print $5 }' "$tsv" | sort -nu); do
+					f="@mem_mib=$m@writers=$n@thresh=$t"
+					bound=$(med "$tsv" floor "total_s@mem_mib=$m@writers=$n")
+					tgt=$(awk -v t="$t" 'BEGIN { printf "%.1f", 1.25 * t / 1048576 + 2 }')
+					echo "| $fs ($bdi) | $(((m + 512) / 1024)) | $((t >> 20)) | $n | $(cell "$tsv" knob "peak_kib/1024$f") | $(cell "$tsv" knob "p99_kib/1024$f") | $(cell "$tsv" global "peak_kib/1024$f") | $(cell "$tsv" global "p99_kib/1024$f") | $tgt | $(pct "$(med "$tsv" knob "peak_kib/1024$f")" "$tgt") | $(pct "$(med "$tsv" knob "total_s$f")" "$bound") | $(pct "$(med "$tsv" global "total_s$f")" "$bound") |"
+				done
+			done
+		done
+		echo
+		for t in $(awk -F'\t' 'NR > 1 && $2 != "floor" { print $6 }' "$tsv" | sort -nu); do
+			s7_plot "$tsv" "$fs" "$t" && echo "![S7 $fs: peak dirty against writers and memory, threshold $((t >> 20)) MiB]($profile-s7-$fs-$((t >> 20))M.png)"
+		done
+		echo
+	done
+	for d in "$res"/S7-*; do
+		tsv=$d/s7-devices.tsv
+		[ -f "$tsv" ] || continue
+		echo "Many devices: $(sed -n 's/^s7 devices: //p' "$d/meta.txt"). CPU seconds per GiB"
+		echo "(all CPUs, /proc/stat) and each device's peak dirty amount (the largest and the median"
+		echo "over the devices), median [min-max] over the repetitions:"
+		echo
+		echo "| setting | elapsed s | CPU busy s/GiB | system s/GiB | peak dirty, largest device, MiB | peak dirty, median device, MiB |"
+		echo "|---|---|---|---|---|---|"
+		for s in off knob; do
+			echo "| $s | $(cells "$tsv" elapsed_s "$s") | $(cells "$tsv" busy_s_per_gib "$s") | $(cells "$tsv" sys_s_per_gib "$s") | $(cells "$tsv" peak_max_kib/1024 "$s") | $(cells "$tsv" peak_median_kib/1024 "$s") |"
+		done
+		echo
+		echo "Knob / off, CPU busy per GiB: $(ratio "$tsv" busy_s_per_gib knob off); system: $(ratio "$tsv" sys_s_per_gib knob off)."
+		echo
+	done
+	for d in "$res"/S7-*; do
+		tsv=$d/s7-cgroups.tsv
+		[ -f "$tsv" ] || continue
+		echo "Many cgroups: $(sed -n 's/^s7 cgroups: //p' "$d/meta.txt"). Each writeback context's"
+		echo "peak dirty amount (debugfs wb_stats; the largest and the median over the contexts) and"
+		echo "the CPU seconds per GiB, median [min-max] over the repetitions:"
+		echo
+		echo "| filesystem | setting | total s | CPU busy s/GiB | writeback contexts | peak dirty, largest context, MiB | peak dirty, median context, MiB |"
+		echo "|---|---|---|---|---|---|---|"
+		for s in off knob; do
+			echo "| ${d##*/S7-} | $s | $(cells "$tsv" total_s "$s") | $(cells "$tsv" busy_s_per_gib "$s") | $(cells "$tsv" wbs "$s") | $(cells "$tsv" peak_max_kib/1024 "$s") | $(cells "$tsv" peak_median_kib/1024 "$s") |"
+		done
+		echo
+	done
+}
+
+# s7_plot TSV FS THRESH: median peak dirty by writer count, a line per
+# guest memory size, knob solid and global dashed, and the target
+s7_plot() {
+	local tsv=$1 fs=$2 t=$3 m n set plots=() dt=1
+	for set in knob global; do
+		for m in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
+			for n in $(awk -F'\t' 'NR > 1 { print $5 }' "$tsv" | sort -nu); do
+				echo "$n $(med "$tsv" "$set" "peak_kib/1024@mem_mib=$m@writers=$n@thresh=$t")"
+			done >"$tmp/s7-$set-$m.dat"
+			plots+=("'$tmp/s7-$set-$m.dat' using 1:2 with linespoints lw 2 dt $dt title '$set, $(((m + 512) / 1024)) GiB'")
+		done
+		dt=2
+	done
+	plots+=("$(awk -v t="$t" 'BEGIN { printf "%.2f", 1.25 * t / 1048576 + 2 }') with lines lc rgb 'black' dt 3 title 'target'")
+	plots+=("$((t >> 20)) with lines lc rgb 'gray' title 'threshold'")
+	gnuplot <<-GP
+		set terminal png size 800,450
+		set output '$docdir/$profile-s7-$fs-$((t >> 20))M.png'
+		set title 'S7 on $fs: peak dirty amount of the device, threshold $((t >> 20)) MiB (median)'
+		set xlabel 'writers'
+		set ylabel 'peak dirty MiB'
+		set logscale x
+		set xrange [0.7:100]
+		set yrange [0:*]
+		set grid
+		set key outside right
+		plot $(IFS=,; echo "${plots[*]}")
+	GP
+}
+
 mkdir -p "$docdir"
 {
 	echo "<!-- made by scripts/bench-report.sh from ${res#"$TOP"/}; do not edit -->"
@@ -258,5 +356,6 @@ mkdir -p "$docdir"
 	s3_section
 	s4_section
 	s6_section
+	s7_section
 } >"$tables"
 say "wrote ${tables#"$TOP"/} and its plots"

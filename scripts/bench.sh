@@ -26,11 +26,11 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-all_cases="S1 S2 S3 S4 S6"
-profile=quick cases=$all_cases fss= reps= out= base=${BASE:-$(default_base)} gib=2
+all_cases="S1 S2 S3 S4 S6 S7"
+profile=quick cases= fss= reps= out= base=${BASE:-$(default_base)} gib=2
 usage() {
 	echo "$PROG: $*" >&2
-	echo "usage: bench.sh [-p quick|full|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR]" >&2
+	echo "usage: bench.sh [-p quick|full|scale|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR]" >&2
 	exit 2
 }
 while getopts p:c:f:r:m:o: opt; do
@@ -46,7 +46,7 @@ while getopts p:c:f:r:m:o: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage "unexpected argument '$1'"
-[ -n "${cases// /}" ] || usage "no case given"
+[ -z "$cases" ] || [ -n "${cases// /}" ] || usage "no case given"
 for c in $cases; do
 	case " $all_cases " in *" $c "*) ;; *) usage "unknown case '$c' (${all_cases// /, })" ;; esac
 done
@@ -64,13 +64,21 @@ s3_writers="1 10 100"
 s3_agg=24            # S3 aggregate rate, MiB/s (the disk takes 32)
 s6_delay=5           # S6: seconds before the short-lived file is deleted
 s4_runs=4            # S4: measured runs per VM boot (after one not kept)
+s7_size=256 s7_rate=16 # S7: MiB in all at MiB/s in all, whatever the writer count
+s7_writers="1 16 64"
+s7_devices=64 s7_dev_mib=16 s7_dev_thresh=$((2 << 20))  # S7, many devices
+s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
+def_cases="S1 S2 S3 S4 S6" s7_mems=$gib
 case $profile in
 smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4 ;;
 quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=3 def_fss=ext4 ;;
 full) s1_size=256 s1_rate=16 s2_slow=512 s2_fast=2048 s3_total=256 s4_size=512 s6_size=128 def_reps=5 \
 	def_fss="ext4 xfs btrfs" ;;
-*) usage "unknown profile '$profile' (quick, full or smoke)" ;;
+scale) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=2 def_fss=ext4 \
+	def_cases=S7 s7_mems="2 8 16" ;;
+*) usage "unknown profile '$profile' (quick, full, scale or smoke)" ;;
 esac
+cases=${cases:-$def_cases}
 # S2 in the full profile runs about 64 s per disk, as seed 002's did (77 and
 # 154 s): the first second, before any background writeback starts, is then
 # a small part of the fast disk's time, as it is for a device in real use;
@@ -79,7 +87,7 @@ scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
 s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")
 [ -z "$reps" ] || [[ $reps =~ ^[1-9][0-9]*$ ]] || usage "bad repetition count '$reps'"
-[ "$profile" = smoke ] || [ -n "$reps$fss" ] || [ "$cases" != "$all_cases" ] || [ "$gib" != 2 ] || default_run=1
+[ "$profile" = smoke ] || [ -n "$reps$fss" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
 # S3 (three writer counts times three settings per repetition) takes
 # longest: the full profile gives it 3 repetitions unless told. S4 pairs
 # the two kernels' boots: an even number of repetitions, so that each
@@ -94,6 +102,7 @@ thresh=$((disk_mib_s << 20)) slow_thresh=$((slow_mib_s << 20))
 # at most 0.5 s, which is what a total within 3 % of the bound allows.
 s1_thresh=$((disk_mib_s << 19))
 published=$TOP/Documentation/benchmarks/$base/results/$profile
+[ -z "$out" ] || out=$(realpath -m "$out")
 if [ -z "$out" ]; then
 	out=$TOP/build/bench-results/$base/$profile
 	[ "${default_run:-0}" = 1 ] && out=$published
@@ -104,6 +113,15 @@ done
 
 guest_files=()
 for f in "$TOP"/scripts/guest/*.sh; do guest_files+=(-f "$f"); done
+# The guest's C helpers (the dirty sampler), static so that they need no
+# library in the guest.
+mkdir -p "$TOP/build/guest"
+for f in "$TOP"/scripts/guest/*.c; do
+	bin=$TOP/build/guest/$(basename "$f" .c)
+	[ "$bin" -nt "$f" ] || gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$f" ||
+		die "cannot build ${bin#"$TOP"/} from ${f#"$TOP"/}"
+	guest_files+=(-f "$bin")
+done
 
 meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 	grep MemTotal /proc/meminfo
@@ -116,7 +134,7 @@ meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 # vm-run.sh's exit status.
 vm() {
 	local rc
-	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "$mem" -c "$cpus" -t $((1800 * gib)) -o "$1" \
+	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "${vm_mem:-$mem}" -c "$cpus" -t $((1800 * gib)) -o "$1" \
 		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $3"
 	rc=$?
 	[ "$rc" = 0 ] && return 0
@@ -126,6 +144,20 @@ vm() {
 
 # image KERNEL: the line meta.txt gives a kernel image
 image() { echo "${1#"$TOP"/} sha256 $(sha256sum "$1" | cut -d' ' -f1)"; }
+
+# s7_gather RUN DIR: add one S7 VM run's rows, series and console to DIR
+s7_gather() {
+	local t
+	for t in "$1"/results/s7*.tsv; do
+		[ -f "$t" ] || continue
+		if [ -f "$2/${t##*/}" ]; then tail -n +2 "$t" >>"$2/${t##*/}"; else cp "$t" "$2/"; fi
+	done
+	mkdir -p "$2/series"
+	cp -r "$1"/results/series/. "$2/series/" 2>/dev/null
+	grep -v '^kernel: \|^MemTotal' "$1/results/meta.txt" >"$2/meta.txt"
+	grep '^kernel: \|^MemTotal' "$1/results/meta.txt" >>"$2/kernels.txt"
+	cat "$1/console.log" >>"$2/console.log"
+}
 
 run_case() {
 	local c=$1 fs=$2 dir=$out/$1-$2 disks cmd params n=$reps b k v
@@ -154,6 +186,13 @@ run_case() {
 		disks=(-d "$((2 * gib))G:$fs")
 		params=("disk: $((2 * gib)) GiB $fs, not throttled"
 			"s4: $s4_size MiB in 4 KiB writes at full speed, then fsync; $s4_runs runs per VM boot after one not kept; the unpatched and the patched kernel (knob 0) booted alternately, one boot each per repetition")
+		;;
+	S7)
+		disks=(-d "2G:$fs:${disk_mib_s}M")
+		params=("disk: 2 GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); guest memory $s7_mems GiB, one VM run each"
+			"s7: $s7_size MiB in all at $s7_rate MiB/s in all by $s7_writers writers (64 KiB writes), then sync; thresholds $((16 << 20)) and $thresh bytes (knob and global); dirty sampled every 50 ms"
+			"s7 devices: $s7_devices null_blk devices, $s7_dev_mib MiB written to each at once at full speed; knob $s7_dev_thresh bytes on every device, or off"
+			"s7 cgroups: $s7_cgroups memory cgroups with cgroup writeback, one writer each, $s7_cg_mib MiB each; knob $s7_cg_thresh bytes, or off")
 		;;
 	S6)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
@@ -190,6 +229,21 @@ run_case() {
 		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
 		rm -f "$dir/kernels.txt"
 		echo "kernel image unpatched: $(image "$kernel_unpatched")" >>"$dir/meta.txt"
+	elif [ "$c" = S7 ]; then
+		# One VM run per guest memory size for the writers, one more for
+		# the many devices and the many cgroups; rows and series gathered.
+		: >"$dir/console.log"
+		local m r=$TOP/build/bench/$base/$c-$fs
+		for m in $s7_mems; do
+			vm_mem=${m}G vm "$r" "$kernel_patched" \
+				"sh /run/files/bench-s7.sh /mnt/vdb $fs $n $s7_size $s7_rate '$((16 << 20)) $thresh' '$s7_writers'"
+			s7_gather "$r" "$dir"
+		done
+		vm "$r" "$kernel_patched" "sh /run/files/bench-s7-devices.sh $n $s7_devices $s7_dev_mib $s7_dev_thresh &&
+			sh /run/files/bench-s7-cgroups.sh /mnt/vdb $fs $n $s7_cgroups $s7_cg_mib $s7_rate $s7_cg_thresh"
+		s7_gather "$r" "$dir"
+		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
+		rm -f "$dir/kernels.txt"
 	else
 		vm "$TOP/build/bench/$base/$c-$fs" "$kernel_patched" "$cmd"
 		cp -r "$TOP/build/bench/$base/$c-$fs/results/." "$dir/"

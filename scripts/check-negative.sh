@@ -23,8 +23,9 @@ run() {
 	bash "$TOP/scripts/vm-run.sh" -k "$1" -q -t 900 -o "$out" -i "$cpio" \
 		'/kselftest/run_kselftest.sh -c bdi >>bdi.tap 2>&1; cat bdi.tap'
 	tap=$out/results/bdi.tap
-	grep -E '^# (ok|not ok) [0-9]' "$tap" | sed 's/^/    /'
-	totals=$(grep -o 'Totals: .*' "$tap" | tail -n 1)
+	grep -E '^(# )+(ok|not ok) [0-9]' "$tap" | sed 's/^/    /'
+	# the test's own totals come first (newer runners add a line for the run)
+	totals=$(grep -o 'Totals: .*' "$tap" | head -n 1)
 	say "$2: $totals"
 }
 expect() {

@@ -10,6 +10,7 @@ set -u
 base=${1:-$(default_base)}
 out=$TOP/build/demo-$base
 guest_cmd='{
+echo "kernel: $(uname -r)"
 bdi=$(basename "$(readlink /sys/block/vdb/bdi)")
 echo "/sys/class/bdi/$bdi/ (the ext4 disk):"
 ls /sys/class/bdi/$bdi/ | tr "\n" " "; echo

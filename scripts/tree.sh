@@ -197,8 +197,9 @@ recipients() {
 	g format-patch -q -o "$tmp" "$(base_tag)..HEAD" >/dev/null || { rm -rf "$tmp"; return 1; }
 	(cd "$tree" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --roles --no-rolestats \
 		--email --m --r --l --no-s "$tmp"/*.patch) >"$tmp/out" 2>/dev/null || { rm -rf "$tmp"; return 1; }
-	awk '/\(maintainer:/ { sub(/ \(.*$/, ""); print "--to=" $0; next }
-		/\(/ { sub(/ \(.*$/, ""); print "--cc=" $0; next }
+	# each line ends in its role in brackets: "Name <addr> (maintainer:SECTION)"
+	awk '/ \(maintainer:[^()]*\)$/ { sub(/ \([^()]*\)$/, ""); print "--to=" $0; next }
+		/ \([^()]*\)$/ { sub(/ \([^()]*\)$/, ""); print "--cc=" $0; next }
 		NF { print "--cc=" $0 }' "$tmp/out"
 	rm -rf "$tmp"
 }

@@ -14,6 +14,18 @@ if [ ${#patches[@]} -eq 0 ]; then not_ok "no patches in patches/v$BASE"; finish;
 [ -n "$cover" ] && ok "cover letter present" || not_ok "no cover letter in patches/v$BASE"
 if grep -q '\*\*\*' "$cover" 2>/dev/null; then not_ok "cover letter still has a *** placeholder ***"; fi
 
+# The upstream series is addressed as it will be posted: every address
+# scripts/get_maintainer.pl gives for its patches is in To or Cc.
+if [ "$BASE" = "$(sed -n 's/^UPSTREAM_BASE[[:space:]]*:=[[:space:]]*//p' "$TOP/config.mk")" ]; then
+	want=$(cd "$tree" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --no-rolestats --email --m --r --l --no-s \
+		"${patches[@]}" 2>/dev/null | awk 'match($0, /<[^>]*>/) { print substr($0, RSTART + 1, RLENGTH - 2); next } /@/ { print $1 }')
+	hdr=$(sed -n '/^To:/,/^$/p' "$cover")
+	missing=$(for a in $want; do printf '%s\n' "$hdr" | grep -qF "$a" || echo "$a"; done)
+	if [ -z "$want" ]; then not_ok "scripts/get_maintainer.pl gave no address"
+	elif [ -n "$missing" ]; then not_ok "cover letter does not address: $(echo $missing)"
+	else ok "cover letter addressed to the $(echo "$want" | wc -l) addresses get_maintainer.pl gives"; fi
+fi
+
 tag=$(git -C "$tree" describe --tags --abbrev=0 --match 'base-*' 2>/dev/null)
 [ -n "$tag" ] || { not_ok "no base tag in build/linux-$BASE"; finish; }
 wt=$(mktemp -d "$TOP/build/applies.XXXXXX")

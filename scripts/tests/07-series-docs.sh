@@ -28,7 +28,7 @@ kdoc() {
 	for f in $files; do [ -f "$wt/$f" ] && have+=("$f"); done
 	[ ${#have[@]} -gt 0 ] || { : >"$1"; return; }
 	(cd "$wt" && PATH=/usr/bin:/bin:$PATH scripts/kernel-doc -none -Wall "${have[@]}" 2>&1) |
-		sed -E 's/:[0-9]+:/:/' | sort >"$1"
+		sed -E 's/:[0-9]+/:/' | sort -u >"$1"
 }
 abi_tool() {
 	if [ -f "$wt/tools/docs/get_abi.py" ]; then echo "python3 tools/docs/get_abi.py"
