@@ -59,9 +59,19 @@ initramfs: tree
 demo: kernel initramfs
 	@bash $(S)/demo.sh $(BASE)
 
+## tools        build the userspace tools: build/tools/bdi-writeback (tools/Makefile)
+.PHONY: tools install
+tools:
+	@$(MAKE) --no-print-directory -C tools
+
+## install      install the tools, their manual page, udev rule and systemd units
+##              (PREFIX=/usr/local, DESTDIR=; see tools/Makefile)
+install:
+	@$(MAKE) --no-print-directory -C tools install
+
 ## check        every test: workbench, series, kselftest in the VM, on every
 ##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some)
-check: setup
+check: setup tools
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \
 	done

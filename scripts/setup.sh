@@ -25,11 +25,13 @@ cfg() { sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "$top/config.mk"; }
 bases=$(cfg BASES)
 [ -n "$bases" ] || die "config.mk names no BASES"
 
-# Kernel build dependencies, the emulator and what goes into the guest.
+# Kernel build dependencies, the emulator, what goes into the guest and
+# what tools/ builds with.
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	xz-utils python3 python3-ply python3-git git ccache
 	qemu-system-x86 busybox-static
-	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox"
+	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox
+	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base"
 
 # served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show
 # exits 0 for an unknown version, printing nothing)

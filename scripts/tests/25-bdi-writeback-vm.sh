@@ -1,0 +1,45 @@
+#!/bin/bash
+# bdi-writeback in the VM. On the patched kernel, on an ext4 disk, a btrfs
+# filesystem (its own bdi), a loop device and a partition, it sets and reads
+# back, auto-sizes from the kernel's estimate and from the I/O counters, and
+# watches through unmount, device removal and SIGTERM/SIGINT; every
+# documented failure gives its exit status. On the unpatched kernel
+# (build/kernels/BASE-0.bzImage, built by 'make prefixes WITH_BASE=1') it
+# must report the missing attribute with exit status 5; when that kernel
+# has not been built, that part is skipped and the log says so. The guest
+# runs the AddressSanitizer/UBSan build: a report fails the test.
+. "$TOP/scripts/tests/testlib.sh"
+
+expect_rc 0 "make -C tools guest" make -s -C "$TOP/tools" guest
+cpio=$TOP/build/tools/guest.cpio
+disks=(-d 256M:ext4:16M -d 512M:btrfs:16M -d 64M)
+cmd='bdi-writeback-vm-test MODE >vm-test.log 2>&1; rc=$?; tail -n 1 vm-test.log; exit $rc'
+
+# vm_test MODE KERNEL: the guest test; its checks are in OUT/results/vm-test.log
+vm_test() {
+	local out=$CHECKDIR/bdi-writeback-vm-$1 log
+	log=$out/results/vm-test.log
+	expect_rc 0 "bdi-writeback-vm-test $1 on ${2#"$TOP"/}" "$VMRUN" -k "$2" -q -t 600 -o "$out" \
+		-m 2G "${disks[@]}" -i "$cpio" "${cmd/MODE/$1}"
+	if [ -f "$log" ]; then
+		grep -E '^(== |NOT OK)' "$log" | sed 's/^/  /'
+		echo "  $(grep -c '^ok: ' "$log") checks passed, $(grep -c '^NOT OK: ' "$log") failed (${log#"$TOP"/})"
+	else
+		not_ok "no ${log#"$TOP"/}"
+	fi
+	if ls "$out"/results/san.* >/dev/null 2>&1; then
+		not_ok "sanitizer reports: $(ls "$out"/results/san.*)"
+		cat "$out"/results/san.*
+	else
+		ok "no sanitizer report in the guest"
+	fi
+}
+
+vm_test patched "$TOP/build/obj-$BASE/arch/x86/boot/bzImage"
+unpatched=$TOP/build/kernels/$BASE-0.bzImage
+if [ -f "$unpatched" ]; then
+	vm_test unpatched "$unpatched"
+else
+	echo "SKIPPED: the unpatched-kernel part: no ${unpatched#"$TOP"/} ('make prefixes WITH_BASE=1' builds it)"
+fi
+finish

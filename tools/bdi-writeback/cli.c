@@ -1,0 +1,1069 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command line: list, get, set and auto.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libsmartcols.h>
+
+#include "bdiwb.h"
+
+#ifndef BW_VERSION
+#define BW_VERSION "1.0"
+#endif
+
+#define PROG "bdi-writeback"
+
+enum {
+	COL_BDI, COL_TYPE, COL_DEVICE, COL_MOUNTS, COL_DIRTY, COL_WRITEBACK,
+	COL_BW, COL_MIN, COL_MAX, COL_BG, NCOLS
+};
+
+static const struct colinfo {
+	const char *name;
+	double whint;
+	int flags;
+	int number;
+	const char *help;
+} colinfos[NCOLS] = {
+	[COL_BDI] = { "BDI", 0.1, 0, 0, "bdi name, as in /sys/class/bdi" },
+	[COL_TYPE] = { "TYPE", 0.1, 0, 0, "disk, loop, dm, md, btrfs, nfs, fuse, fuseblk, ..." },
+	[COL_DEVICE] = { "DEVICE", 0.15, SCOLS_FL_TRUNC, 0, "its block device(s), or the mount's source" },
+	[COL_MOUNTS] = { "MOUNTS", 0.2, SCOLS_FL_WRAP, 0, "mount points whose dirty pages it holds" },
+	[COL_DIRTY] = { "DIRTY", 6, SCOLS_FL_RIGHT, 1, "dirty page cache (debugfs BdiReclaimable)" },
+	[COL_WRITEBACK] = { "WRITEBACK", 6, SCOLS_FL_RIGHT, 1, "under writeback (debugfs BdiWriteback)" },
+	[COL_BW] = { "WRITE-BW", 8, SCOLS_FL_RIGHT, 1, "the kernel's write bandwidth estimate, per second" },
+	[COL_MIN] = { "MIN-BYTES", 6, SCOLS_FL_RIGHT, 1, "min_bytes" },
+	[COL_MAX] = { "MAX-BYTES", 6, SCOLS_FL_RIGHT, 1, "max_bytes" },
+	[COL_BG] = { "BG-BYTES", 6, SCOLS_FL_RIGHT, 1, "dirty_background_bytes (0: off)" },
+};
+
+struct opts {
+	const char *sysroot;
+	int json, raw, noheadings, bytes;
+	int cols[NCOLS], ncols;
+	struct bw_auto a;
+	enum bw_source source;
+	uint64_t window_ms, interval_ms, fallback;
+	int have_fallback, dry_run, watch;
+	unsigned int given;	/* OPTBIT()s of the options on the command line */
+};
+
+enum {
+	OPT_SYSROOT = 0x100, OPT_MIN, OPT_MAX, OPT_SOURCE, OPT_WINDOW, OPT_DRYRUN,
+	OPT_FALLBACK, OPT_TOLERANCE,
+};
+
+/* options a command accepts, as bits of the table below */
+#define OPTBIT(i)	(1u << (i))
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, 'J' },		/* 0 */
+	{ "raw", no_argument, NULL, 'r' },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "bytes", no_argument, NULL, 'b' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "seconds", required_argument, NULL, 's' },	/* 5 */
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "dry-run", no_argument, NULL, OPT_DRYRUN },	/* 10 */
+	{ "fallback", required_argument, NULL, OPT_FALLBACK },
+	{ "watch", no_argument, NULL, 'w' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },	/* 15 */
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+#define SHORTOPTS	"Jrnbo:s:wi:hV"
+#define TABLE_OPTS	(OPTBIT(0) | OPTBIT(1) | OPTBIT(2) | OPTBIT(3) | OPTBIT(4))
+#define AUTO_OPTS	(OPTBIT(5) | OPTBIT(6) | OPTBIT(7) | OPTBIT(8) | OPTBIT(9) | \
+			 OPTBIT(10) | OPTBIT(11))
+#define WATCH_OPTS	(OPTBIT(13) | OPTBIT(14))
+#define ANY_OPTS	(OPTBIT(15) | OPTBIT(16) | OPTBIT(17))
+
+static int optbit_of(int c)
+{
+	int i;
+
+	for (i = 0; longopts[i].name; i++)
+		if (longopts[i].val == c)
+			return i;
+	return -1;
+}
+
+static void usage(FILE *out)
+{
+	int i;
+
+	fputs("Usage:\n"
+	      " " PROG " [options] list [TARGET...]\n"
+	      " " PROG " [options] get TARGET\n"
+	      " " PROG " [options] set TARGET SIZE\n"
+	      " " PROG " [options] auto TARGET [--seconds S] [--dry-run | --watch]\n"
+	      "\n"
+	      "See and set the per-device background writeback threshold,\n"
+	      "/sys/class/bdi/<bdi>/dirty_background_bytes: background writeback of a\n"
+	      "device starts once more than this much of its page cache is dirty.\n"
+	      "It starts writeback earlier; it never limits or throttles writers.\n"
+	      "\n"
+	      "TARGET is a bdi name (8:0, btrfs-1, 0:52), a block device (/dev/sdb,\n"
+	      "/dev/sdb1: its disk's bdi) or any path on a mounted filesystem (the bdi\n"
+	      "that holds the filesystem's dirty pages: btrfs and NFS/FUSE have their own).\n"
+	      "SIZE is bytes, or a number with K, M, G, T or KiB, MiB, GiB, TiB (x1024).\n"
+	      "\n"
+	      "Commands:\n"
+	      " list               every bdi (or the TARGETs' ones) with its mounts, counters, knobs\n"
+	      " get TARGET         the same for the bdi that holds TARGET's dirty pages\n"
+	      " set TARGET SIZE    write SIZE, read it back and compare (0 turns it off)\n"
+	      " auto TARGET        set the device's write bandwidth x --seconds\n"
+	      "\n"
+	      "Output options (list, get):\n"
+	      " -J, --json             JSON\n"
+	      " -r, --raw              raw, unaligned output\n"
+	      " -n, --noheadings       no heading line\n"
+	      " -b, --bytes            sizes in bytes\n"
+	      " -o, --output LIST      columns to print, e.g. BDI,MOUNTS,BG-BYTES\n"
+	      "\n"
+	      "auto options:\n"
+	      " -s, --seconds S        target time: bandwidth x S (default 2; 0.001 to 3600)\n"
+	      "     --min SIZE         lower bound (default 4M)\n"
+	      "     --max SIZE         upper bound (default 1G)\n"
+	      "     --source SRC       estimate: the kernel's (debugfs), counters: the device's\n"
+	      "                        /sys/block/<dev>/stat over --window; default: estimate\n"
+	      "                        when debugfs is readable, counters otherwise\n"
+	      "     --window S         counters' sampling time (default 2)\n"
+	      "     --fallback SIZE    set this while the bandwidth cannot be measured\n"
+	      "     --dry-run          print what would be set and why, set nothing\n"
+	      " -w, --watch            keep re-sizing in the foreground until SIGTERM/SIGINT\n"
+	      " -i, --interval S       with --watch: seconds between measurements (default 10)\n"
+	      "     --tolerance PCT    with --watch: change only when off by more (default 10)\n"
+	      "\n"
+	      "Other options:\n"
+	      "     --sysroot DIR      read /sys and /proc under DIR (for tests)\n"
+	      " -h, --help             this help\n"
+	      " -V, --version          version\n"
+	      "\n"
+	      "Exit status:\n"
+	      " 0 success   1 other failure   2 bad usage   3 no such bdi, device or path\n"
+	      " 4 filesystem without a writeback device (tmpfs, ramfs...)\n"
+	      " 5 kernel without dirty_background_bytes   6 permission denied\n"
+	      " 7 malformed or out-of-range size\n"
+	      "\n"
+	      "Columns:\n", out);
+	for (i = 0; i < NCOLS; i++)
+		fprintf(out, " %10s  %s\n", colinfos[i].name, colinfos[i].help);
+	fputs("\nFor more details see bdi-writeback(8).\n", out);
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry '" PROG " --help' for more information.\n", stderr);
+	return BW_EXIT_USAGE;
+}
+
+static int report(struct bw_ctx *ctx, int code)
+{
+	if (code)
+		fprintf(stderr, PROG ": %s\n", ctx->err);
+	return code;
+}
+
+static int size_arg(const char *what, const char *s, uint64_t *v)
+{
+	char why[256];
+
+	if (bw_parse_size(s, v, why, sizeof(why))) {
+		fprintf(stderr, PROG ": invalid %s '%s': %s\n", what, s, why);
+		return BW_EXIT_SIZE;
+	}
+	return 0;
+}
+
+static int seconds_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *ms)
+{
+	char why[256];
+
+	if (bw_parse_seconds(s, ms, why, sizeof(why)))
+		return bad_usage("invalid %s '%s': %s", opt, s, why);
+	if (*ms < lo || *ms > hi)
+		return bad_usage("invalid %s '%s': out of range (%" PRIu64 ".%03" PRIu64 " to %" PRIu64 " s)",
+				 opt, s, lo / 1000, lo % 1000, hi / 1000);
+	return 0;
+}
+
+static int column_id(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < NCOLS; i++)
+		if (strlen(colinfos[i].name) == len && !strncasecmp(colinfos[i].name, name, len))
+			return i;
+	return -1;
+}
+
+static int parse_columns(struct opts *o, const char *list)
+{
+	const char *p = list, *end;
+	int id;
+
+	o->ncols = 0;
+	while (*p) {
+		end = strchrnul(p, ',');
+		id = column_id(p, (size_t)(end - p));
+		if (id < 0)
+			return bad_usage("unknown column '%.*s'", (int)(end - p), p);
+		if (o->ncols == NCOLS)
+			return bad_usage("too many columns");
+		o->cols[o->ncols++] = id;
+		p = *end ? end + 1 : end;
+	}
+	if (!o->ncols)
+		return bad_usage("no columns given");
+	return 0;
+}
+
+/*
+ * A negative number given where a size belongs would be taken for an
+ * option by getopt; find it first, so that it is reported as the bad size
+ * it is. Arguments of options that take one are skipped.
+ */
+static int negative_size(int argc, char **argv)
+{
+	int i, j;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			return 0;
+		if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
+			fprintf(stderr, PROG ": invalid size '%s': negative\n", a);
+			return BW_EXIT_SIZE;
+		}
+		if (a[0] == '-' && a[1] == '-' && !strchr(a, '=')) {
+			for (j = 0; longopts[j].name; j++)
+				if (!strcmp(a + 2, longopts[j].name) &&
+				    longopts[j].has_arg == required_argument)
+					i++;
+		} else if (a[0] == '-' && a[1] && a[1] != '-') {
+			const char *s = strchr(SHORTOPTS, a[strlen(a) - 1]);
+
+			if (s && s[1] == ':' && strlen(a) == 2)
+				i++;
+		}
+	}
+	return 0;
+}
+
+/* ---- list and get ------------------------------------------------------ */
+
+static void set_cell(struct libscols_line *ln, int n, const char *s)
+{
+	if (s && *s)
+		scols_line_set_data(ln, (size_t)n, s);
+}
+
+static void size_cell(const struct opts *o, struct libscols_line *ln, int n, int have,
+		      uint64_t v, const char *suffix)
+{
+	char buf[48], h[40];
+
+	if (!have)
+		return;
+	if (o->bytes)
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	else
+		snprintf(buf, sizeof(buf), "%s%s", bw_human(v, h, sizeof(h)), suffix);
+	scols_line_set_data(ln, (size_t)n, buf);
+}
+
+static int add_row(struct bw_ctx *ctx, const struct opts *o, struct libscols_table *tb,
+		   const char *bdi, const struct bw_mountmap *m)
+{
+	struct libscols_line *ln;
+	struct bw_info info;
+	int i, r;
+
+	r = bw_info(ctx, bdi, m, &info);
+	if (r)
+		return r;
+	ln = scols_table_new_line(tb, NULL);
+	if (!ln) {
+		bw_info_free(&info);
+		return bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
+	}
+	for (i = 0; i < o->ncols; i++) {
+		switch (o->cols[i]) {
+		case COL_BDI:
+			set_cell(ln, i, info.name);
+			break;
+		case COL_TYPE:
+			set_cell(ln, i, info.type);
+			break;
+		case COL_DEVICE:
+			set_cell(ln, i, info.device);
+			break;
+		case COL_MOUNTS:
+			set_cell(ln, i, info.mounts);
+			break;
+		case COL_DIRTY:
+			size_cell(o, ln, i, info.has_stats, info.dirty, "");
+			break;
+		case COL_WRITEBACK:
+			size_cell(o, ln, i, info.has_stats, info.writeback, "");
+			break;
+		case COL_BW:
+			size_cell(o, ln, i, info.has_bw, info.bw, "/s");
+			break;
+		case COL_MIN:
+			size_cell(o, ln, i, info.has_min, info.min, "");
+			break;
+		case COL_MAX:
+			size_cell(o, ln, i, info.has_max, info.max, "");
+			break;
+		case COL_BG:
+			size_cell(o, ln, i, info.has_bg, info.bg, "");
+			break;
+		}
+	}
+	bw_info_free(&info);
+	return 0;
+}
+
+static struct libscols_table *new_table(const struct opts *o)
+{
+	struct libscols_table *tb = scols_new_table();
+	int i;
+
+	if (!tb)
+		return NULL;
+	scols_table_enable_json(tb, o->json);
+	scols_table_enable_raw(tb, o->raw);
+	scols_table_enable_noheadings(tb, o->noheadings);
+	scols_table_set_name(tb, "bdis");
+	for (i = 0; i < o->ncols; i++) {
+		const struct colinfo *ci = &colinfos[o->cols[i]];
+		int flags = ci->flags;
+		struct libscols_column *cl;
+
+		if (o->raw || o->json)
+			flags &= ~SCOLS_FL_TRUNC;
+		cl = scols_table_new_column(tb, ci->name, ci->whint, flags);
+		if (!cl) {
+			scols_unref_table(tb);
+			return NULL;
+		}
+		if (o->cols[i] == COL_MOUNTS) {
+			if (!o->raw) {
+				scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
+							  scols_wrapnl_nextchunk, NULL);
+				scols_column_set_safechars(cl, "\n");
+			}
+			scols_column_set_json_type(cl, SCOLS_JSON_ARRAY_STRING);
+		} else if (ci->number && o->bytes) {
+			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
+		}
+	}
+	return tb;
+}
+
+/* list_bdis: print the bdis named (all when n == 0) */
+static int print_bdis(struct bw_ctx *ctx, const struct opts *o, char **bdis, size_t n)
+{
+	struct libscols_table *tb;
+	struct bw_mountmap m;
+	size_t i;
+	int r;
+
+	r = bw_mountmap_build(ctx, &m);
+	if (r)
+		return report(ctx, r);
+	tb = new_table(o);
+	if (!tb) {
+		bw_mountmap_free(&m);
+		return report(ctx, bw_fail(ctx, BW_EXIT_FAILURE, "out of memory"));
+	}
+	for (i = 0; i < n; i++) {
+		r = add_row(ctx, o, tb, bdis[i], &m);
+		/* a bdi that went away since the directory was read */
+		if (r == BW_EXIT_NOENT)
+			r = 0;
+		if (r)
+			break;
+	}
+	if (!r)
+		scols_print_table(tb);
+	scols_unref_table(tb);
+	bw_mountmap_free(&m);
+	return report(ctx, r);
+}
+
+/* note_unpatched: list on a kernel without the attribute says so, once */
+static void note_unpatched(struct bw_ctx *ctx, char **bdis, size_t n)
+{
+	char path[PATH_MAX], rel[128];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi/%s/" BW_ATTR, bdis[i]) ||
+		    access(path, F_OK) == 0)
+			return;
+	}
+	if (n)
+		fprintf(stderr, PROG ": note: no bdi has " BW_ATTR ": the running kernel (%s) "
+			"lacks the per-device background writeback threshold (series not applied)\n",
+			bw_kernel_release(ctx, rel, sizeof(rel)));
+}
+
+static int cmd_list(struct bw_ctx *ctx, const struct opts *o, char **targets, int ntargets)
+{
+	struct bw_target t;
+	char **names;
+	size_t n, i, j;
+	int r;
+
+	if (ntargets == 0) {
+		r = bw_list_bdis(ctx, &names, &n);
+		if (r)
+			return report(ctx, r);
+		r = print_bdis(ctx, o, names, n);
+		if (!r)
+			note_unpatched(ctx, names, n);
+		bw_free_names(names, n);
+		return r;
+	}
+	names = calloc((size_t)ntargets, sizeof(*names));
+	if (!names)
+		return report(ctx, bw_fail(ctx, BW_EXIT_FAILURE, "out of memory"));
+	for (n = 0, i = 0; i < (size_t)ntargets; i++) {
+		r = bw_resolve(ctx, targets[i], &t);
+		if (r) {
+			bw_free_names(names, n);
+			return report(ctx, r);
+		}
+		for (j = 0; j < n && strcmp(names[j], t.bdi); j++)
+			;
+		if (j < n)
+			continue;
+		names[n] = strdup(t.bdi);
+		if (!names[n]) {
+			bw_free_names(names, n);
+			return report(ctx, bw_fail(ctx, BW_EXIT_FAILURE, "out of memory"));
+		}
+		n++;
+	}
+	r = print_bdis(ctx, o, names, n);
+	bw_free_names(names, n);
+	return r;
+}
+
+static int cmd_get(struct bw_ctx *ctx, const struct opts *o, const char *target)
+{
+	struct bw_target t;
+	char *names[1];
+	uint64_t v;
+	int r;
+
+	r = bw_resolve(ctx, target, &t);
+	if (!r)
+		r = bw_get_bg(ctx, t.bdi, &v);
+	if (r)
+		return report(ctx, r);
+	names[0] = t.bdi;
+	return print_bdis(ctx, o, names, 1);
+}
+
+/* ---- set --------------------------------------------------------------- */
+
+static void describe(char *buf, size_t len, const char *target, const struct bw_target *t)
+{
+	if (t->how == BW_BY_NAME)
+		snprintf(buf, len, "%s", t->bdi);
+	else
+		snprintf(buf, len, "%s (%s)", t->bdi, target);
+}
+
+static int cmd_set(struct bw_ctx *ctx, const char *target, const char *size)
+{
+	struct bw_target t;
+	uint64_t v, old;
+	char who[PATH_MAX + 80], h1[32], h2[32];
+	int r;
+
+	/* the size first: a bad one changes nothing, whatever the target */
+	r = size_arg("size", size, &v);
+	if (r)
+		return r;
+	r = bw_resolve(ctx, target, &t);
+	if (!r)
+		r = bw_set_bg(ctx, t.bdi, v, &old);
+	if (r)
+		return report(ctx, r);
+	describe(who, sizeof(who), target, &t);
+	printf("%s: " BW_ATTR " %s -> %s (%" PRIu64 ")\n", who, bw_human_iec(old, h1, sizeof(h1)),
+	       bw_human_iec(v, h2, sizeof(h2)), v);
+	return 0;
+}
+
+/* ---- auto -------------------------------------------------------------- */
+
+struct measure {
+	uint64_t bps;
+	const char *from;	/* "the kernel's estimate", "the I/O counters of ..." */
+	char fromtext[160];
+};
+
+static int stats_readable(struct bw_ctx *ctx, const char *bdi)
+{
+	char path[PATH_MAX];
+
+	return !bw_path(ctx, path, sizeof(path), "/sys/kernel/debug/bdi/%s/stats", bdi) &&
+	       access(path, R_OK) == 0;
+}
+
+static enum bw_source pick_source(struct bw_ctx *ctx, const struct opts *o, const char *bdi)
+{
+	if (o->source != BW_SRC_ANY)
+		return o->source;
+	return stats_readable(ctx, bdi) ? BW_SRC_ESTIMATE : BW_SRC_COUNTERS;
+}
+
+static void counters_text(struct measure *m, const struct bw_sample *s)
+{
+	int i;
+	size_t n;
+
+	n = (size_t)snprintf(m->fromtext, sizeof(m->fromtext), "I/O counters of ");
+	for (i = 0; i < s->n && n < sizeof(m->fromtext); i++)
+		n += (size_t)snprintf(m->fromtext + n, sizeof(m->fromtext) - n, "%s%s",
+				      i ? "," : "", s->dev[i]);
+	m->from = m->fromtext;
+}
+
+static const char *secs(uint64_t ms, char *buf, size_t len)
+{
+	if (ms % 1000 == 0)
+		snprintf(buf, len, "%" PRIu64 " s", ms / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 " s", ms / 1000, ms % 1000);
+	return buf;
+}
+
+/* sleep_ms: sleep, or return the signal of `set` that came first */
+static int sleep_ms(const sigset_t *set, uint64_t ms)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
+	struct timespec end, now;
+	int sig;
+
+	if (!set) {
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ts.tv_sec;
+	end.tv_nsec += ts.tv_nsec;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig > 0)
+			return sig;
+		if (errno != EINTR)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return 0;
+		ts.tv_sec = end.tv_sec - now.tv_sec;
+		ts.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (ts.tv_nsec < 0) {
+			ts.tv_sec--;
+			ts.tv_nsec += 1000000000L;
+		}
+	}
+}
+
+/* measure_once: one-shot auto: the estimate, or counters over --window */
+static int measure_once(struct bw_ctx *ctx, const struct opts *o, const char *bdi,
+			struct measure *m)
+{
+	struct bw_sample a, b;
+	char h[32];
+	int r;
+
+	if (pick_source(ctx, o, bdi) == BW_SRC_ESTIMATE) {
+		m->from = "the kernel's estimate";
+		return bw_kernel_estimate(ctx, bdi, &m->bps);
+	}
+	r = bw_sample(ctx, bdi, &a);
+	if (r)
+		return r;
+	fprintf(stderr, PROG ": %s: sampling the I/O counters of %s for %s\n", bdi, a.dev[0],
+		secs(o->window_ms, h, sizeof(h)));
+	sleep_ms(NULL, o->window_ms);
+	r = bw_sample(ctx, bdi, &b);
+	if (r)
+		return r;
+	counters_text(m, &b);
+	return bw_counter_rate(ctx, &a, &b, &m->bps);
+}
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now;
+	va_list ap;
+
+	/* journald stamps lines itself */
+	if (!getenv("JOURNAL_STREAM")) {
+		now = time(NULL);
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+		printf("%s ", stamp);
+	}
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void reason(char *buf, size_t len, const struct opts *o, const struct measure *m,
+		   int clamped)
+{
+	char hb[32], hs[32], hl[32];
+
+	snprintf(buf, len, "%s/s (%s) x %s%s%s", bw_human_iec(m->bps, hb, sizeof(hb)), m->from,
+		 secs(o->a.seconds_ms, hs, sizeof(hs)),
+		 clamped < 0 ? ", raised to the minimum " : clamped > 0 ? ", lowered to the maximum " : "",
+		 clamped < 0 ? bw_human_iec(o->a.min, hl, sizeof(hl)) :
+		 clamped > 0 ? bw_human_iec(o->a.max, hl, sizeof(hl)) : "");
+}
+
+/* decide: the value to set and why; fails when there is nothing to set */
+static int decide(struct bw_ctx *ctx, const struct opts *o, int measured, const struct measure *m,
+		  uint64_t cur, uint64_t *want, int *clamped, char *why, size_t len)
+{
+	char h[32];
+
+	*clamped = 0;
+	if (measured) {
+		*want = bw_auto_size(m->bps, &o->a, clamped);
+		reason(why, len, o, m, *clamped);
+		return 0;
+	}
+	if (!o->have_fallback)
+		return BW_EXIT_FAILURE;
+	if (cur != 0) {
+		snprintf(why, len, "bandwidth not measured (%s); keeping %s", ctx->err,
+			 bw_human_iec(cur, h, sizeof(h)));
+		*want = cur;
+		return 0;
+	}
+	snprintf(why, len, "--fallback: bandwidth not measured (%s)", ctx->err);
+	*want = o->fallback;
+	return 0;
+}
+
+static void dry_run(struct bw_ctx *ctx, const struct opts *o, const char *who, const char *bdi,
+		    int measured, const struct measure *m, uint64_t cur, uint64_t want,
+		    const char *why)
+{
+	char h1[32], h2[32], h3[32], h4[32];
+	struct bw_stats st;
+	uint64_t raw;
+
+	printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
+	       bw_human_iec(want, h1, sizeof(h1)), want, bw_human_iec(cur, h2, sizeof(h2)));
+	if (measured) {
+		raw = (uint64_t)((unsigned __int128)m->bps * o->a.seconds_ms / 1000);
+		printf("  write bandwidth: %s/s (%" PRIu64 " bytes/s), from %s\n",
+		       bw_human_iec(m->bps, h1, sizeof(h1)), m->bps, m->from);
+		printf("  x %s = %s, rounded to whole MiB\n", secs(o->a.seconds_ms, h2, sizeof(h2)),
+		       bw_human_iec(raw, h3, sizeof(h3)));
+		printf("  bounds: %s to %s%s\n", bw_human_iec(o->a.min, h1, sizeof(h1)),
+		       bw_human_iec(o->a.max, h4, sizeof(h4)),
+		       want == o->a.min && raw < o->a.min ? " (raised to the minimum)" :
+		       want == o->a.max && raw > o->a.max ? " (lowered to the maximum)" : "");
+	} else {
+		printf("  %s\n", why);
+	}
+	if (bw_read_stats(ctx, bdi, &st) == 0 && st.have_bg_thresh) {
+		printf("  global background threshold now: %s%s\n",
+		       bw_human_iec(st.bg_thresh_kb * 1024, h1, sizeof(h1)),
+		       want >= st.bg_thresh_kb * 1024 ? " (at or above it, this setting starts nothing earlier)" : "");
+	}
+}
+
+static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target)
+{
+	char who[PATH_MAX + 80], why[sizeof(((struct bw_ctx *)0)->err) + 256], h1[32], h2[32];
+	struct bw_target t;
+	struct measure m = { 0 };
+	uint64_t cur, want, old;
+	int r, measured, clamped;
+
+	r = bw_resolve(ctx, target, &t);
+	if (!r)
+		r = bw_get_bg(ctx, t.bdi, &cur);
+	if (r)
+		return report(ctx, r);
+	describe(who, sizeof(who), target, &t);
+	measured = measure_once(ctx, o, t.bdi, &m) == 0;
+	if (decide(ctx, o, measured, &m, cur, &want, &clamped, why, sizeof(why)))
+		return report(ctx, bw_prefix(ctx, BW_EXIT_FAILURE, who));
+	if (o->dry_run) {
+		dry_run(ctx, o, who, t.bdi, measured, &m, cur, want, why);
+		return 0;
+	}
+	if (want == cur && !measured) {
+		printf("%s: " BW_ATTR " stays %s: %s\n", who, bw_human_iec(cur, h1, sizeof(h1)), why);
+		return 0;
+	}
+	r = bw_set_bg(ctx, t.bdi, want, &old);
+	if (r)
+		return report(ctx, r);
+	printf("%s: " BW_ATTR " %s -> %s (%" PRIu64 "): %s\n", who, bw_human_iec(old, h1, sizeof(h1)),
+	       bw_human_iec(want, h2, sizeof(h2)), want, why);
+	return 0;
+}
+
+/* ---- auto --watch ------------------------------------------------------ */
+
+struct watch {
+	struct bw_target first;		/* as resolved at the start */
+	char bdi[BW_NAME_MAX];		/* "" while gone */
+	int gone;
+	int have_prev;
+	struct bw_sample prev;
+};
+
+static void gone(struct bw_ctx *ctx, struct watch *w, const char *target)
+{
+	if (!w->gone)
+		log_line("%s: gone (%s); waiting for it to come back", target, ctx->err);
+	w->gone = 1;
+	w->have_prev = 0;
+	w->bdi[0] = '\0';
+}
+
+/*
+ * transient: a failure that waiting may mend (an I/O error, a value the
+ * kernel refused) is logged and the watch goes on; a kernel without the
+ * attribute or a permission problem ends it.
+ */
+static int transient(struct bw_ctx *ctx, int r, const char *target)
+{
+	if (r == BW_EXIT_NOATTR || r == BW_EXIT_PERM)
+		return r;
+	log_line("%s: %s", target, ctx->err);
+	return 0;
+}
+
+/* watch_tick: one measurement; fails only on what waiting cannot mend */
+static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *target,
+		      struct watch *w)
+{
+	char who[PATH_MAX + 80], why[sizeof(((struct bw_ctx *)0)->err) + 256], h1[32], h2[32];
+	struct bw_target t;
+	struct bw_sample s;
+	struct measure m = { 0 };
+	uint64_t cur, want, old;
+	int r, measured, clamped;
+
+	/* mounts come and go: read them afresh every time */
+	bw_ctx_forget_mounts(ctx);
+	r = bw_resolve(ctx, target, &t);
+	/* a path whose filesystem was unmounted now lies on the one below */
+	if (w->first.how == BW_BY_PATH && t.mountpoint[0] &&
+	    strcmp(t.mountpoint, w->first.mountpoint))
+		r = bw_fail(ctx, BW_EXIT_NOENT, "%s is not mounted", w->first.mountpoint);
+	if (!r)
+		r = bw_get_bg(ctx, t.bdi, &cur);
+	if (r == BW_EXIT_NOENT || r == BW_EXIT_NOBDI) {
+		gone(ctx, w, target);
+		return 0;
+	}
+	if (r)
+		return transient(ctx, r, target);
+	if (w->gone || strcmp(w->bdi, t.bdi)) {
+		if (w->gone)
+			log_line("%s: back, bdi %s", target, t.bdi);
+		else if (w->bdi[0])
+			log_line("%s: now bdi %s", target, t.bdi);
+		w->gone = 0;
+		w->have_prev = 0;
+		snprintf(w->bdi, sizeof(w->bdi), "%s", t.bdi);
+	}
+	describe(who, sizeof(who), target, &t);
+
+	if (pick_source(ctx, o, t.bdi) == BW_SRC_ESTIMATE) {
+		m.from = "the kernel's estimate";
+		measured = bw_kernel_estimate(ctx, t.bdi, &m.bps) == 0;
+	} else if (bw_sample(ctx, t.bdi, &s) != 0) {
+		w->have_prev = 0;
+		measured = 0;
+	} else {
+		measured = w->have_prev && bw_counter_rate(ctx, &w->prev, &s, &m.bps) == 0;
+		if (!w->have_prev)
+			bw_fail(ctx, BW_EXIT_FAILURE, "first sample of its I/O counters");
+		counters_text(&m, &s);
+		w->prev = s;
+		w->have_prev = 1;
+	}
+	if (decide(ctx, o, measured, &m, cur, &want, &clamped, why, sizeof(why)))
+		return 0;	/* nothing measured and no fallback: wait */
+	if (!bw_should_change(cur, want, measured ? o->a.tolerance : 0))
+		return 0;
+	r = bw_set_bg(ctx, t.bdi, want, &old);
+	if (r == BW_EXIT_NOENT) {
+		gone(ctx, w, target);
+		return 0;
+	}
+	if (r)
+		return transient(ctx, r, target);
+	log_line("%s: %s -> %s (%" PRIu64 "): %s", who, bw_human_iec(old, h1, sizeof(h1)),
+		 bw_human_iec(want, h2, sizeof(h2)), want, why);
+	return 0;
+}
+
+static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *target)
+{
+	char h1[32], h2[32], h3[32], h4[32];
+	struct watch w;
+	sigset_t set, old;
+	uint64_t cur;
+	int r, sig;
+
+	memset(&w, 0, sizeof(w));
+	r = bw_resolve(ctx, target, &w.first);
+	if (!r)
+		r = bw_get_bg(ctx, w.first.bdi, &cur);
+	if (r)
+		return report(ctx, r);
+	snprintf(w.bdi, sizeof(w.bdi), "%s", w.first.bdi);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	log_line("%s: watching bdi %s: bandwidth x %s within %s..%s, every %s%s", target, w.bdi,
+		 secs(o->a.seconds_ms, h1, sizeof(h1)), bw_human_iec(o->a.min, h2, sizeof(h2)),
+		 bw_human_iec(o->a.max, h3, sizeof(h3)), secs(o->interval_ms, h4, sizeof(h4)),
+		 o->source == BW_SRC_COUNTERS ? ", from I/O counters" :
+		 o->source == BW_SRC_ESTIMATE ? ", from the kernel's estimate" : "");
+	for (;;) {
+		r = watch_tick(ctx, o, target, &w);
+		if (r) {
+			log_line("%s: %s; stopping", target, ctx->err);
+			break;
+		}
+		sig = sleep_ms(&set, o->interval_ms);
+		if (sig) {
+			log_line("%s: %s, stopping", target, sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r ? report(ctx, r) : 0;
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+int bw_main(int argc, char **argv)
+{
+	static const struct bw_auto defaults = BW_AUTO_DEFAULTS;
+	struct opts o = { .a = defaults, .window_ms = 2000, .interval_ms = 10000 };
+	const char *cmd, *columns = NULL;
+	struct bw_ctx ctx;
+	unsigned int allowed;
+	int c, i, r, nargs;
+	char **args;
+
+	r = negative_size(argc, argv);
+	if (r)
+		return r;
+	optind = 0;	/* glibc: start afresh (bw_main runs more than once in the tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == '?') {
+			if (optopt)
+				return bad_usage("invalid option -- '%c'", optopt);
+			return bad_usage("unrecognized option '%s'", argv[optind - 1]);
+		}
+		if (c == ':')
+			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
+		i = optbit_of(c);
+		if (i >= 0)
+			o.given |= OPTBIT(i);
+		switch (c) {
+		case 'J':
+			o.json = 1;
+			break;
+		case 'r':
+			o.raw = 1;
+			break;
+		case 'n':
+			o.noheadings = 1;
+			break;
+		case 'b':
+			o.bytes = 1;
+			break;
+		case 'o':
+			columns = optarg;
+			break;
+		case 's':
+			r = seconds_arg("--seconds", optarg, 1, 3600000, &o.a.seconds_ms);
+			if (r)
+				return r;
+			break;
+		case OPT_MIN:
+			r = size_arg("--min", optarg, &o.a.min);
+			if (r)
+				return r;
+			break;
+		case OPT_MAX:
+			r = size_arg("--max", optarg, &o.a.max);
+			if (r)
+				return r;
+			break;
+		case OPT_FALLBACK:
+			r = size_arg("--fallback", optarg, &o.fallback);
+			if (r)
+				return r;
+			o.have_fallback = 1;
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "estimate"))
+				o.source = BW_SRC_ESTIMATE;
+			else if (!strcmp(optarg, "counters"))
+				o.source = BW_SRC_COUNTERS;
+			else
+				return bad_usage("invalid --source '%s' (estimate or counters)", optarg);
+			break;
+		case OPT_WINDOW:
+			r = seconds_arg("--window", optarg, 100, 600000, &o.window_ms);
+			if (r)
+				return r;
+			break;
+		case OPT_DRYRUN:
+			o.dry_run = 1;
+			break;
+		case 'w':
+			o.watch = 1;
+			break;
+		case 'i':
+			r = seconds_arg("--interval", optarg, 100, 86400000, &o.interval_ms);
+			if (r)
+				return r;
+			break;
+		case OPT_TOLERANCE: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v > 1000 || optarg[0] == '-' || optarg[0] == '+')
+				return bad_usage("invalid --tolerance '%s' (a percentage, 0 to 1000)", optarg);
+			o.a.tolerance = (unsigned int)v;
+			break;
+		}
+		case OPT_SYSROOT:
+			o.sysroot = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf(PROG " " BW_VERSION "\n");
+			return 0;
+		}
+	}
+	if (optind >= argc)
+		return bad_usage("no command given (list, get, set or auto)");
+	cmd = argv[optind];
+	args = argv + optind + 1;
+	nargs = argc - optind - 1;
+
+	if (!strcmp(cmd, "list")) {
+		allowed = TABLE_OPTS;
+	} else if (!strcmp(cmd, "get")) {
+		allowed = TABLE_OPTS;
+		if (nargs != 1)
+			return bad_usage("get takes one TARGET");
+	} else if (!strcmp(cmd, "set")) {
+		allowed = 0;
+		if (nargs != 2)
+			return bad_usage("set takes a TARGET and a SIZE");
+	} else if (!strcmp(cmd, "auto")) {
+		allowed = AUTO_OPTS | WATCH_OPTS | OPTBIT(12);
+		if (nargs != 1)
+			return bad_usage("auto takes one TARGET");
+		if (o.watch && o.dry_run)
+			return bad_usage("--watch and --dry-run do not go together");
+		if ((o.given & WATCH_OPTS) && !o.watch)
+			return bad_usage("--interval and --tolerance are for --watch");
+		if ((o.given & OPTBIT(9)) && o.source == BW_SRC_ESTIMATE)
+			return bad_usage("--window is for --source counters");
+	} else {
+		return bad_usage("unknown command '%s' (list, get, set or auto)", cmd);
+	}
+	allowed |= ANY_OPTS;
+	for (i = 0; longopts[i].name; i++)
+		if ((o.given & OPTBIT(i)) && !(allowed & OPTBIT(i)))
+			return bad_usage("option --%s does not go with %s", longopts[i].name, cmd);
+	if (o.a.min > o.a.max) {
+		fprintf(stderr, PROG ": invalid bounds: --min is above --max\n");
+		return BW_EXIT_SIZE;
+	}
+	if (columns) {
+		r = parse_columns(&o, columns);
+		if (r)
+			return r;
+	} else {
+		for (i = 0; i < NCOLS; i++)
+			o.cols[o.ncols++] = i;
+	}
+
+	r = bw_ctx_init(&ctx, o.sysroot);
+	if (r)
+		return report(&ctx, r);
+	if (!strcmp(cmd, "list"))
+		r = cmd_list(&ctx, &o, args, nargs);
+	else if (!strcmp(cmd, "get"))
+		r = cmd_get(&ctx, &o, args[0]);
+	else if (!strcmp(cmd, "set"))
+		r = cmd_set(&ctx, args[0], args[1]);
+	else if (o.watch)
+		r = cmd_watch(&ctx, &o, args[0]);
+	else
+		r = cmd_auto(&ctx, &o, args[0]);
+	bw_ctx_free(&ctx);
+	fflush(stdout);
+	return r;
+}

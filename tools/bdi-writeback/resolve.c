@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TARGET -> the bdi that holds its dirty pages.
+ *
+ * A bdi name is taken as it is. A block device node gives its disk's bdi
+ * (a partition has none of its own). A path gives the bdi of the filesystem
+ * it is on, sb->s_bdi: the disk's for a filesystem on one block device, a
+ * bdi of the filesystem's own for btrfs (btrfs-N, linked from
+ * /sys/fs/btrfs/<fsid>/bdi), for NFS, FUSE, CIFS and the like ("0:N", the
+ * mount's anonymous device number), and "MAJ:MIN-fuseblk" for fuseblk.
+ * Filesystems whose pages are never written back (tmpfs, ramfs, proc...)
+ * have none.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <libmount.h>
+
+#include "bdiwb.h"
+
+int bw_load_mounts(struct bw_ctx *ctx)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (ctx->mounts)
+		return 0;
+	if (bw_path(ctx, path, sizeof(path), "/proc/self/mountinfo"))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "sysroot path too long");
+	ctx->mounts = mnt_new_table();
+	if (!ctx->mounts)
+		return bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
+	r = mnt_table_parse_file(ctx->mounts, path);
+	if (r) {
+		bw_ctx_forget_mounts(ctx);
+		return bw_fail(ctx, BW_EXIT_FAILURE, "cannot read /proc/self/mountinfo: %s",
+			       strerror(r < 0 ? -r : EINVAL));
+	}
+	return 0;
+}
+
+/*
+ * find_mount: the mount a canonical path is on: the last mount (the one on
+ * top) whose target is the path or its nearest parent. Compared as strings,
+ * so that it works on a fake mountinfo as well.
+ */
+static struct libmnt_fs *find_mount(struct bw_ctx *ctx, const char *path)
+{
+	char buf[PATH_MAX], *slash;
+	struct libmnt_fs *fs;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		fs = mnt_table_find_target(ctx->mounts, buf, MNT_ITER_BACKWARD);
+		if (fs || !strcmp(buf, "/"))
+			return fs;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return NULL;
+		if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/* devnode_devno: the device number of /dev/NAME, from the node or sysfs */
+static int devnode_devno(struct bw_ctx *ctx, const char *node, dev_t *dev)
+{
+	char path[PATH_MAX], buf[64];
+	struct stat st;
+	const char *name;
+
+	if (!bw_path(ctx, path, sizeof(path), "%s", node) && stat(path, &st) == 0 &&
+	    S_ISBLK(st.st_mode)) {
+		*dev = st.st_rdev;
+		return 0;
+	}
+	/* No node (a fake tree, a /dev without it): the kernel's name for it. */
+	if (strncmp(node, "/dev/", 5) != 0)
+		return -ENOENT;
+	name = node + 5;
+	if (!*name || strchr(name, '/') ||
+	    bw_path(ctx, path, sizeof(path), "/sys/class/block/%s/dev", name) ||
+	    bw_read_file(path, buf, sizeof(buf)) || bw_parse_devno(buf, dev))
+		return -ENOENT;
+	return 0;
+}
+
+static int read_link_base(const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	snprintf(out, len, "%s", basename(buf));
+	return 0;
+}
+
+/* btrfs_fsid_of_dev: the btrfs filesystem that has device DEV */
+static int btrfs_fsid_of_dev(struct bw_ctx *ctx, dev_t dev, char *fsid, size_t len)
+{
+	char path[PATH_MAX], buf[64];
+	struct dirent *fe, *de;
+	DIR *fsd, *devd;
+	dev_t d;
+	int found = 0;
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs"))
+		return -ENAMETOOLONG;
+	fsd = opendir(path);
+	if (!fsd)
+		return -errno;
+	while (!found && (fe = readdir(fsd))) {
+		if (fe->d_name[0] == '.' || bw_path(ctx, path, sizeof(path),
+						   "/sys/fs/btrfs/%s/devices", fe->d_name))
+			continue;
+		devd = opendir(path);
+		if (!devd)
+			continue;
+		while ((de = readdir(devd))) {
+			if (de->d_name[0] == '.' ||
+			    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/dev",
+				    fe->d_name, de->d_name) ||
+			    bw_read_file(path, buf, sizeof(buf)) || bw_parse_devno(buf, &d))
+				continue;
+			if (d == dev) {
+				snprintf(fsid, len, "%s", fe->d_name);
+				found = 1;
+				break;
+			}
+		}
+		closedir(devd);
+	}
+	closedir(fsd);
+	return found ? 0 : -ENOENT;
+}
+
+int bw_btrfs_fsid_of_bdi(struct bw_ctx *ctx, const char *bdi, char *fsid, size_t len)
+{
+	char path[PATH_MAX], name[BW_NAME_MAX];
+	struct dirent *fe;
+	DIR *fsd;
+	int found = 0;
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs"))
+		return -ENAMETOOLONG;
+	fsd = opendir(path);
+	if (!fsd)
+		return -errno;
+	while ((fe = readdir(fsd))) {
+		if (fe->d_name[0] == '.' ||
+		    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/bdi", fe->d_name) ||
+		    read_link_base(path, name, sizeof(name)))
+			continue;
+		if (!strcmp(name, bdi)) {
+			snprintf(fsid, len, "%s", fe->d_name);
+			found = 1;
+			break;
+		}
+	}
+	closedir(fsd);
+	return found ? 0 : -ENOENT;
+}
+
+static int btrfs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len)
+{
+	const char *src = mnt_fs_get_srcpath(fs), *target = mnt_fs_get_target(fs);
+	char fsid[NAME_MAX + 1], path[PATH_MAX];
+	dev_t dev;
+
+	if (!src || devnode_devno(ctx, src, &dev))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s (btrfs): cannot tell the device number of '%s'",
+			       target, src ? src : "");
+	if (btrfs_fsid_of_dev(ctx, dev, fsid, sizeof(fsid)))
+		return bw_fail(ctx, BW_EXIT_FAILURE,
+			       "%s (btrfs): no filesystem in /sys/fs/btrfs has device %s (%u:%u)",
+			       target, src, major(dev), minor(dev));
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/bdi", fsid) ||
+	    read_link_base(path, bdi, len))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s (btrfs): no /sys/fs/btrfs/%s/bdi link",
+			       target, fsid);
+	return 0;
+}
+
+int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len)
+{
+	const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+	dev_t dev = mnt_fs_get_devno(fs), disk;
+	char name[BW_NAME_MAX];
+	int r;
+
+	if (!type)
+		type = "?";
+	if (!strcmp(type, "btrfs"))
+		return btrfs_bdi(ctx, fs, bdi, len);
+	if (major(dev) != 0) {
+		if (!strcmp(type, "fuseblk")) {
+			snprintf(bdi, len, "%u:%u-fuseblk", major(dev), minor(dev));
+			if (bw_bdi_exists(ctx, bdi))
+				return 0;
+		}
+		r = bw_whole_disk(ctx, dev, &disk, name, sizeof(name));
+		if (r)
+			return r;
+		snprintf(bdi, len, "%u:%u", major(disk), minor(disk));
+		if (bw_bdi_exists(ctx, bdi))
+			return 0;
+		return bw_fail(ctx, BW_EXIT_NOBDI, "%s (%s on %s): the disk has no bdi %s",
+			       target, type, name, bdi);
+	}
+	snprintf(bdi, len, "%u:%u", major(dev), minor(dev));
+	if (bw_bdi_exists(ctx, bdi))
+		return 0;
+	*bdi = '\0';
+	if (!strcmp(type, "overlay"))
+		return bw_fail(ctx, BW_EXIT_NOBDI,
+			       "%s (overlay) has no backing device of its own: its files are written "
+			       "back by the upper layer's filesystem; give a path on that", target);
+	return bw_fail(ctx, BW_EXIT_NOBDI,
+		       "%s (%s) has no backing device that writes back: its pages are not written "
+		       "to any device", target, type);
+}
+
+static int resolve_device(struct bw_ctx *ctx, const char *target, dev_t dev, struct bw_target *t)
+{
+	char name[BW_NAME_MAX];
+	dev_t disk;
+	int r;
+
+	r = bw_whole_disk(ctx, dev, &disk, name, sizeof(name));
+	if (r)
+		return bw_prefix(ctx, r, target);
+	t->how = BW_BY_DEVICE;
+	snprintf(t->bdi, sizeof(t->bdi), "%u:%u", major(disk), minor(disk));
+	if (!bw_bdi_exists(ctx, t->bdi))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: disk %s has no bdi %s in /sys/class/bdi",
+			       target, name, t->bdi);
+	return 0;
+}
+
+static int resolve_path(struct bw_ctx *ctx, const char *target, struct bw_target *t)
+{
+	char full[PATH_MAX], real[PATH_MAX];
+	const char *inside;
+	struct libmnt_fs *fs;
+	struct stat st;
+	size_t rootlen = strlen(ctx->root);
+	dev_t dev;
+	int r, e;
+
+	if (target[0] == '/') {
+		if (bw_path(ctx, full, sizeof(full), "%s", target))
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: path too long", target);
+	} else {
+		snprintf(full, sizeof(full), "%s", target);
+	}
+	if (stat(full, &st) != 0) {
+		e = errno;
+		if (e == ENOENT && devnode_devno(ctx, target, &dev) == 0)
+			return resolve_device(ctx, target, dev, t);
+		if (e == EACCES)
+			return bw_fail(ctx, BW_EXIT_PERM, "%s: %s", target, strerror(e));
+		if (e == ENOENT || e == ENOTDIR)
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no such bdi, device or path", target);
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: %s", target, strerror(e));
+	}
+	if (S_ISBLK(st.st_mode))
+		return resolve_device(ctx, target, st.st_rdev, t);
+	if (S_ISCHR(st.st_mode))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: a character device, not a block device", target);
+	if (!realpath(full, real))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: %s", target, strerror(errno));
+	inside = real;
+	if (rootlen) {
+		if (strncmp(real, ctx->root, rootlen) != 0 ||
+		    (real[rootlen] != '/' && real[rootlen] != '\0'))
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: leads out of the sysroot", target);
+		inside = real[rootlen] ? real + rootlen : "/";
+	}
+	r = bw_load_mounts(ctx);
+	if (r)
+		return r;
+	fs = find_mount(ctx, inside);
+	if (!fs)
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: on no mount in /proc/self/mountinfo", target);
+	t->how = BW_BY_PATH;
+	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", mnt_fs_get_target(fs));
+	snprintf(t->fstype, sizeof(t->fstype), "%s",
+		 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "?");
+	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi));
+	if (r)
+		return bw_prefix(ctx, r, target);
+	return 0;
+}
+
+int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!*target)
+		return bw_fail(ctx, BW_EXIT_NOENT, "empty target");
+	if (!strchr(target, '/') && bw_bdi_exists(ctx, target)) {
+		t->how = BW_BY_NAME;
+		snprintf(t->bdi, sizeof(t->bdi), "%s", target);
+		return 0;
+	}
+	return resolve_path(ctx, target, t);
+}

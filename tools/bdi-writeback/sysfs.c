@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The files bdi-writeback reads and writes, all under ctx->root (the
+ * --sysroot, "" for the running system), so that the unit tests can hand it
+ * a fake /sys, /proc and debugfs.
+ *
+ * A device number is turned into its whole disk through /sys/dev/block, the
+ * way libblkid's blkid_devno_to_wholedisk() does it; libblkid offers no root
+ * prefix (lsblk --sysroot uses util-linux's internal path code for the same
+ * reason), and the one walk done here is the one the unit tests check.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <libmount.h>
+
+#include "bdiwb.h"
+
+int bw_ctx_init(struct bw_ctx *ctx, const char *sysroot)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!sysroot || !*sysroot)
+		return 0;
+	if (!realpath(sysroot, real) || stat(real, &st) || !S_ISDIR(st.st_mode))
+		return bw_fail(ctx, BW_EXIT_NOENT, "sysroot %s: %s", sysroot,
+			       errno ? strerror(errno) : "not a directory");
+	if (strcmp(real, "/") != 0)
+		snprintf(ctx->root, sizeof(ctx->root), "%s", real);
+	return 0;
+}
+
+void bw_ctx_forget_mounts(struct bw_ctx *ctx)
+{
+	mnt_unref_table(ctx->mounts);
+	ctx->mounts = NULL;
+}
+
+void bw_ctx_free(struct bw_ctx *ctx)
+{
+	bw_ctx_forget_mounts(ctx);
+}
+
+int bw_fail(struct bw_ctx *ctx, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int bw_prefix(struct bw_ctx *ctx, int code, const char *prefix)
+{
+	char tmp[2 * sizeof(ctx->err)];
+
+	snprintf(tmp, sizeof(tmp), "%s: %s", prefix, ctx->err);
+	memcpy(ctx->err, tmp, sizeof(ctx->err) - 1);
+	ctx->err[sizeof(ctx->err) - 1] = '\0';
+	return code;
+}
+
+int bw_path(const struct bw_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(ctx->root);
+	int m;
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, ctx->root, n);
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int bw_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t r;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		r = read(fd, buf + got, len - 1 - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return err;
+}
+
+/* parse_u64_line: a decimal number and an optional newline, nothing else */
+static int parse_u64_line(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int bw_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64];
+	int r = bw_read_file(path, buf, sizeof(buf));
+
+	return r ? r : parse_u64_line(buf, v);
+}
+
+int bw_parse_devno(const char *s, dev_t *dev)
+{
+	unsigned int maj, min;
+	char end;
+
+	if (sscanf(s, "%u:%u%c", &maj, &min, &end) == 3 && end != '\n')
+		return -EINVAL;
+	if (sscanf(s, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	*dev = makedev(maj, min);
+	return 0;
+}
+
+int bw_bdi_exists(const struct bw_ctx *ctx, const char *bdi)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!*bdi || strchr(bdi, '/') || !strcmp(bdi, ".") || !strcmp(bdi, ".."))
+		return 0;
+	if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi/%s", bdi))
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int bw_blockdev_name(const struct bw_ctx *ctx, dev_t dev, char *name, size_t len)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev)) ||
+	    !realpath(path, real))
+		return -ENOENT;
+	snprintf(name, len, "%s", basename(real));
+	return 0;
+}
+
+int bw_whole_disk(struct bw_ctx *ctx, dev_t dev, dev_t *disk, char *name, size_t namelen)
+{
+	char path[PATH_MAX], real[PATH_MAX], buf[64];
+	struct stat st;
+	size_t n;
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev)) ||
+	    !realpath(path, real))
+		return bw_fail(ctx, BW_EXIT_NOENT, "no block device %u:%u in /sys/dev/block",
+			       major(dev), minor(dev));
+	n = strlen(real);
+	if (n + sizeof("/partition") > sizeof(real))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: path too long", real);
+	memcpy(real + n, "/partition", sizeof("/partition"));
+	if (stat(real, &st) != 0) {
+		/* not a partition: the device is a disk of its own */
+		real[n] = '\0';
+		*disk = dev;
+		snprintf(name, namelen, "%s", basename(real));
+		return 0;
+	}
+	/* a partition's sysfs directory sits inside its disk's */
+	real[n] = '\0';
+	*strrchr(real, '/') = '\0';
+	if (snprintf(path, sizeof(path), "%s/dev", real) >= (int)sizeof(path) ||
+	    bw_read_file(path, buf, sizeof(buf)) || bw_parse_devno(buf, disk))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "cannot read the disk of partition %u:%u (%s)",
+			       major(dev), minor(dev), path + strlen(ctx->root));
+	snprintf(name, namelen, "%s", basename(real));
+	return 0;
+}
+
+const char *bw_kernel_release(const struct bw_ctx *ctx, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	struct utsname u;
+	char *nl;
+
+	if (!bw_path(ctx, path, sizeof(path), "/proc/sys/kernel/osrelease") &&
+	    !bw_read_file(path, buf, len) && *buf) {
+		nl = strchr(buf, '\n');
+		if (nl)
+			*nl = '\0';
+		return buf;
+	}
+	if (uname(&u) == 0)
+		snprintf(buf, len, "%s", u.release);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+/* attr_path: /sys/class/bdi/BDI/dirty_background_bytes; fails NOENT or NOATTR */
+static int attr_path(struct bw_ctx *ctx, const char *bdi, char *path, size_t len)
+{
+	char rel[PATH_MAX], rel_buf[128];
+	struct stat st;
+
+	if (!bw_bdi_exists(ctx, bdi))
+		return bw_fail(ctx, BW_EXIT_NOENT, "no bdi named '%s' in /sys/class/bdi", bdi);
+	snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/" BW_ATTR, bdi);
+	if (bw_path(ctx, path, len, "%s", rel))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: path too long", rel);
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return bw_fail(ctx, BW_EXIT_NOATTR,
+			       "%s: no such attribute: the running kernel (%s) lacks the per-device "
+			       "background writeback threshold (the dirty_background_bytes series is not applied)",
+			       rel, bw_kernel_release(ctx, rel_buf, sizeof(rel_buf)));
+	return 0;
+}
+
+static int errno_code(int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return BW_EXIT_PERM;
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return BW_EXIT_NOENT;
+	case EINVAL:
+	case ERANGE:
+		return BW_EXIT_SIZE;
+	default:
+		return BW_EXIT_FAILURE;
+	}
+}
+
+int bw_get_bg(struct bw_ctx *ctx, const char *bdi, uint64_t *bytes)
+{
+	char path[PATH_MAX];
+	int r = attr_path(ctx, bdi, path, sizeof(path));
+
+	if (r)
+		return r;
+	r = bw_read_u64(path, bytes);
+	if (r == -EINVAL || r == -ERANGE)
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: not a number of bytes",
+			       path + strlen(ctx->root));
+	if (r)
+		return bw_fail(ctx, errno_code(-r), "cannot read %s: %s",
+			       path + strlen(ctx->root), strerror(-r));
+	return 0;
+}
+
+int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old)
+{
+	char path[PATH_MAX], buf[32];
+	const char *shown;
+	uint64_t back;
+	ssize_t w;
+	int fd, r, len;
+
+	r = bw_get_bg(ctx, bdi, old);
+	if (r)
+		return r;
+	attr_path(ctx, bdi, path, sizeof(path));
+	shown = path + strlen(ctx->root);
+	/* The whole value in one write(2): sysfs hands ->store() one buffer. */
+	len = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", bytes);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);	/* O_TRUNC: as a shell does */
+	if (fd < 0) {
+		r = errno;
+		return bw_fail(ctx, errno_code(r), "cannot open %s for writing: %s%s", shown,
+			       strerror(r), errno_code(r) == BW_EXIT_PERM ? " (root can write it)" : "");
+	}
+	w = write(fd, buf, (size_t)len);
+	r = w < 0 ? errno : 0;
+	if (close(fd) != 0 && !r && w == len)
+		r = errno;
+	if (r == EINVAL || r == ERANGE)
+		return bw_fail(ctx, BW_EXIT_SIZE, "the kernel refused %" PRIu64 " for %s: %s",
+			       bytes, shown, strerror(r));
+	if (r)
+		return bw_fail(ctx, errno_code(r), "cannot write %s: %s", shown, strerror(r));
+	if (w != len)
+		return bw_fail(ctx, BW_EXIT_FAILURE, "short write to %s (%zd of %d bytes)",
+			       shown, w, len);
+	r = bw_get_bg(ctx, bdi, &back);
+	if (r)
+		return r;
+	if (back != bytes)
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s reads back %" PRIu64 " after writing %" PRIu64,
+			       shown, back, bytes);
+	return 0;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TARGET resolution against the fake tree: bdi names, device nodes (by
+ * their node when the tests run as root, else by the kernel's name),
+ * paths on every kind of filesystem, and the failures.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../bdiwb.h"
+#include "fake.h"
+#include "tests.h"
+
+static struct fake fk;
+
+static int setup(void **state)
+{
+	(void)state;
+	fake_create(&fk, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fake_destroy(&fk);
+	return 0;
+}
+
+/* expect: TARGET resolves to BDI, found as HOW */
+static void expect(const char *target, const char *bdi, enum bw_how how)
+{
+	struct bw_ctx ctx;
+	struct bw_target t;
+	int r;
+
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	r = bw_resolve(&ctx, target, &t);
+	if (r)
+		print_error("%s: exit %d: %s\n", target, r, ctx.err);
+	assert_int_equal(r, 0);
+	assert_string_equal(t.bdi, bdi);
+	assert_int_equal(t.how, how);
+	bw_ctx_free(&ctx);
+}
+
+/* refused: TARGET fails with CODE and a message containing WHY */
+static void refused(const char *target, int code, const char *why)
+{
+	struct bw_ctx ctx;
+	struct bw_target t;
+	int r;
+
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	r = bw_resolve(&ctx, target, &t);
+	if (r != code || !strstr(ctx.err, why))
+		print_error("%s: exit %d: %s\n", target, r, ctx.err);
+	assert_int_equal(r, code);
+	assert_non_null(strstr(ctx.err, why));
+	bw_ctx_free(&ctx);
+}
+
+static void by_name(void **state)
+{
+	(void)state;
+	expect("8:0", "8:0", BW_BY_NAME);
+	expect("7:0", "7:0", BW_BY_NAME);
+	expect("btrfs-1", "btrfs-1", BW_BY_NAME);
+	expect("0:52", "0:52", BW_BY_NAME);
+	expect("8:49-fuseblk", "8:49-fuseblk", BW_BY_NAME);
+	refused("9:9", BW_EXIT_NOENT, "no such bdi, device or path");
+	refused("..", BW_EXIT_NOENT, "");
+	refused("", BW_EXIT_NOENT, "empty");
+}
+
+static void by_device_name(void **state)
+{
+	(void)state;
+	/* no nodes in the fake /dev: the kernel's names in /sys/class/block */
+	expect("/dev/sda", "8:0", BW_BY_DEVICE);
+	expect("/dev/sda1", "8:0", BW_BY_DEVICE);	/* a partition: its disk's bdi */
+	expect("/dev/sda2", "8:0", BW_BY_DEVICE);
+	expect("/dev/sdb", "8:16", BW_BY_DEVICE);
+	expect("/dev/sdd1", "8:48", BW_BY_DEVICE);
+	expect("/dev/loop0", "7:0", BW_BY_DEVICE);
+	expect("/dev/dm-0", "253:0", BW_BY_DEVICE);
+	refused("/dev/sdz", BW_EXIT_NOENT, "no such bdi, device or path");
+}
+
+static void by_device_node(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* mknod needs root */
+	assert_int_equal(mknod(fake_path(&fk, "/dev/sdb1x"), S_IFBLK | 0600, makedev(8, 1)), 0);
+	assert_int_equal(mknod(fake_path(&fk, "/dev/loop0x"), S_IFBLK | 0600, makedev(7, 0)), 0);
+	assert_int_equal(mknod(fake_path(&fk, "/dev/nullx"), S_IFCHR | 0600, makedev(1, 3)), 0);
+	assert_int_equal(mknod(fake_path(&fk, "/dev/orphan"), S_IFBLK | 0600, makedev(8, 200)), 0);
+	fake_link(&fk, "/dev/disk/by-label/root", "../../sdb1x");
+	expect("/dev/sdb1x", "8:0", BW_BY_DEVICE);
+	expect("/dev/disk/by-label/root", "8:0", BW_BY_DEVICE);
+	expect("/dev/loop0x", "7:0", BW_BY_DEVICE);
+	refused("/dev/nullx", BW_EXIT_NOENT, "not a block device");
+	refused("/dev/orphan", BW_EXIT_NOENT, "no block device 8:200");
+}
+
+static void by_path(void **state)
+{
+	(void)state;
+	expect("/", "8:0", BW_BY_PATH);			/* ext4 on sda1 */
+	expect("/home/user", "8:0", BW_BY_PATH);		/* ext4 on sda2 */
+	expect("/mnt/data", "8:16", BW_BY_PATH);		/* xfs on a whole disk */
+	expect("/mnt/data/dir/file.txt", "8:16", BW_BY_PATH);
+	expect("/mnt/data/dir/../dir/./file.txt", "8:16", BW_BY_PATH);
+	expect("/srv/bind", "8:16", BW_BY_PATH);		/* bind mount */
+	expect("/mnt/pool", "btrfs-1", BW_BY_PATH);		/* btrfs: its own bdi */
+	expect("/mnt/pool/x", "btrfs-1", BW_BY_PATH);
+	expect("/mnt/sub vol", "btrfs-1", BW_BY_PATH);	/* subvolume, escaped name */
+	expect("/mnt/nfs/a", "0:52", BW_BY_PATH);		/* NFS: the mount's device number */
+	expect("/mnt/sshfs", "0:60", BW_BY_PATH);		/* FUSE */
+	expect("/mnt/ntfs", "8:49-fuseblk", BW_BY_PATH);	/* fuseblk */
+	expect("/mnt/loop", "7:0", BW_BY_PATH);		/* loop device */
+	expect("/mnt/lv", "253:0", BW_BY_PATH);		/* device mapper */
+}
+
+static void by_path_mount_details(void **state)
+{
+	struct bw_ctx ctx;
+	struct bw_target t;
+
+	(void)state;
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_resolve(&ctx, "/mnt/pool/x", &t), 0);
+	assert_string_equal(t.mountpoint, "/mnt/pool");
+	assert_string_equal(t.fstype, "btrfs");
+	assert_int_equal(bw_resolve(&ctx, "/home/user", &t), 0);
+	assert_string_equal(t.mountpoint, "/home");
+	bw_ctx_free(&ctx);
+}
+
+static void without_writeback(void **state)
+{
+	(void)state;
+	refused("/tmp", BW_EXIT_NOBDI, "/tmp (tmpfs) has no backing device");
+	refused("/mnt/ram", BW_EXIT_NOBDI, "(ramfs) has no backing device");
+	refused("/mnt/over", BW_EXIT_NOBDI, "upper layer");
+	refused("/mnt/data/scratch", BW_EXIT_NOBDI, "(tmpfs)");	/* nested mount */
+	refused("/mnt/stack", BW_EXIT_NOBDI, "(tmpfs)");		/* overmount: the top one */
+}
+
+static void missing(void **state)
+{
+	(void)state;
+	refused("/mnt/data/missing", BW_EXIT_NOENT, "no such bdi, device or path");
+	refused("/mnt/data/dir/file.txt/x", BW_EXIT_NOENT, "");
+	refused("/mnt/lost", BW_EXIT_FAILURE, "no filesystem in /sys/fs/btrfs has device /dev/sde");
+}
+
+static void whole_disk(void **state)
+{
+	struct bw_ctx ctx;
+	char name[64];
+	dev_t disk;
+
+	(void)state;
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_whole_disk(&ctx, makedev(8, 2), &disk, name, sizeof(name)), 0);
+	assert_true(disk == makedev(8, 0));
+	assert_string_equal(name, "sda");
+	assert_int_equal(bw_whole_disk(&ctx, makedev(7, 0), &disk, name, sizeof(name)), 0);
+	assert_true(disk == makedev(7, 0));
+	assert_string_equal(name, "loop0");
+	assert_int_equal(bw_whole_disk(&ctx, makedev(8, 99), &disk, name, sizeof(name)),
+			 BW_EXIT_NOENT);
+	bw_ctx_free(&ctx);
+}
+
+static void sysroot_missing(void **state)
+{
+	struct bw_ctx ctx;
+
+	(void)state;
+	assert_int_equal(bw_ctx_init(&ctx, "/nonexistent/sysroot"), BW_EXIT_NOENT);
+	assert_int_equal(bw_ctx_init(&ctx, "/"), 0);
+	assert_string_equal(ctx.root, "");
+}
+
+int test_resolve(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(by_name),
+		cmocka_unit_test(by_device_name),
+		cmocka_unit_test(by_device_node),
+		cmocka_unit_test(by_path),
+		cmocka_unit_test(by_path_mount_details),
+		cmocka_unit_test(without_writeback),
+		cmocka_unit_test(missing),
+		cmocka_unit_test(whole_disk),
+		cmocka_unit_test(sysroot_missing),
+	};
+
+	return cmocka_run_group_tests_name("resolve", tests, setup, teardown);
+}
