@@ -287,7 +287,7 @@ done
 say "done in $(($(date +%s) - t0)) s; results in ${out#"$TOP"/}"
 # the published results' tables go to Documentation/benchmarks/BASE,
 # others' next to them
-if [ "$out" = "$published" ]; then
+if [ "$out" = "$published" ] || [ "$(dirname "$out")" = "$TOP/Documentation/benchmarks/$base/results" ]; then
 	bash "$TOP/scripts/bench-report.sh" "$out"
 else
 	bash "$TOP/scripts/bench-report.sh" "$out" "$out"
