@@ -78,14 +78,14 @@ meta_lines() {
 	echo
 }
 
-# section CASE TITLE: the heading and the run's parameters; fails when the
-# case has no results
+# section CASE TITLE: the heading and the run's parameters; prints nothing
+# and fails when the case has no results (a run of some cases only)
 section() {
 	local d
+	d=$(ls -d "$res/$1"-*/meta.txt 2>/dev/null | head -n 1)
+	[ -n "$d" ] || return 1
 	echo "### $1: $2"
 	echo
-	d=$(ls -d "$res/$1"-*/meta.txt 2>/dev/null | head -n 1)
-	[ -n "$d" ] || { echo "(no $1 results)"; echo; return 1; }
 	d=${d%/meta.txt}
 	meta_lines "$d"
 }
@@ -253,8 +253,6 @@ s1_plot() {
 
 s7_section() {
 	local d fs tsv m t n f bound tgt
-	# a profile without S7 gets no S7 heading
-	ls -d "$res"/S7-* >/dev/null 2>&1 || return 0
 	section S7 "precision and cost at scale: many writers, more memory, many devices, many cgroups" || return 0
 	echo "Peak and 99th percentile of the device's dirty amount (BdiReclaimable, sampled every"
 	echo "50 ms) in MiB, median [min-max] over the repetitions, for the per-device knob and for"
@@ -286,8 +284,11 @@ s7_section() {
 		echo
 	done
 	for d in "$res"/S7-*; do
-		tsv=$d/s7-devices.tsv
-		[ -f "$tsv" ] || continue
+		[ -f "$d/s7-devices.tsv" ] || continue
+		# the helpers read the setting from the second column: put the
+		# devices' kind first
+		tsv=$tmp/s7-devices.tsv
+		awk 'BEGIN { OFS = "\t" } { print (NR == 1 ? "kind" : "null_blk"), $0 }' "$d/s7-devices.tsv" >"$tsv"
 		echo "Many devices: $(sed -n 's/^s7 devices: //p' "$d/meta.txt"). CPU seconds per GiB"
 		echo "(all CPUs, /proc/stat) and each device's peak dirty amount (the largest and the median"
 		echo "over the devices), median [min-max] over the repetitions:"
