@@ -35,7 +35,7 @@ for t in "${tests[@]}"; do
 	if grep -qx '# host test: runs once' "$t"; then host_tests+=("$t"); else base_tests+=("$t"); fi
 done
 
-passed=0 failed=0 failures=() i=0 summary=()
+passed=0 failed=0 failures=() faillogs=() i=0 summary=()
 total=$((${#host_tests[@]} + ${#base_tests[@]} * $(echo "$bases" | wc -w)))
 t_all=$(date +%s)
 
@@ -59,6 +59,7 @@ run_test() {
 	else
 		failed=$((failed + 1)) f=$((f + 1))
 		failures+=("$3$name")
+		faillogs+=("$log")
 		say "FAIL $3$name (exit $rc, ${dt} s; log: ${log#"$TOP"/})"
 	fi
 }
@@ -76,6 +77,12 @@ if [ ${#base_tests[@]} -gt 0 ]; then
 		summary+=("$b: $p passed, $f failed ($(($(date +%s) - t0)) s)")
 	done
 fi
+# what failed, again at the end, where a CI page that keeps only the tail
+# of the output still shows it
+for k in "${!failures[@]}"; do
+	say "why ${failures[$k]} failed (from ${faillogs[$k]#"$TOP"/}):"
+	grep -E 'not ok|FAIL|Expected|Totals:|error|timed out|SKIP' "${faillogs[$k]}" | tail -n 12 | sed 's/^/    /'
+done
 say "done in $(($(date +%s) - t_all)) s${failures[*]:+; failed: ${failures[*]}}"
 printf '%s\n' "${summary[@]}"
 echo "$passed passed, $failed failed"
