@@ -118,18 +118,7 @@ for fs in $fss; do
 	case $fs in ext4 | xfs | btrfs) ;; *) usage "unknown filesystem '$fs' (ext4, xfs, btrfs)" ;; esac
 done
 
-guest_files=()
-for f in "$TOP"/scripts/guest/*.sh; do guest_files+=(-f "$f"); done
-# The guest's C helpers (the dirty sampler), static so that they need no
-# library in the guest.
-mkdir -p "$TOP/build/guest"
-for f in "$TOP"/scripts/guest/*.c; do
-	bin=$TOP/build/guest/$(basename "$f" .c)
-	[ "$bin" -nt "$f" ] || gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$f" ||
-		die "cannot build ${bin#"$TOP"/} from ${f#"$TOP"/}"
-	guest_files+=(-f "$bin")
-done
-
+guest_files
 meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 	grep MemTotal /proc/meminfo
 	for f in /proc/sys/vm/dirty_* /proc/sys/vm/laptop_mode; do echo "vm.${f##*/}: $(cat $f)"; done
@@ -142,7 +131,7 @@ meta_cmd='{ echo "kernel: $(uname -r)"; echo "cpus: $(nproc)"
 vm() {
 	local rc
 	bash "$TOP/scripts/vm-run.sh" -k "$2" -q -s "^$c " -m "${vm_mem:-$mem}" -c "$cpus" -t $((1800 * gib)) -o "$1" \
-		"${disks[@]}" "${guest_files[@]}" "$meta_cmd; $3"
+		"${disks[@]}" "${GUEST_FILES[@]}" "$meta_cmd; $3"
 	rc=$?
 	[ "$rc" = 0 ] && return 0
 	echo "$PROG: $c on $fs failed (exit $rc); see ${1#"$TOP"/}/console.log" >&2

@@ -48,3 +48,19 @@ run_logged() {
 	fi
 	say "$msg: done in $(($(date +%s) - t0)) s"
 }
+
+# guest_files: fill GUEST_FILES with vm-run.sh -f options for the guest's
+# scripts (scripts/guest/*.sh) and its C helpers, built static (they need no
+# library in the guest) into build/guest/ when older than their source.
+guest_files() {
+	local f bin
+	GUEST_FILES=()
+	for f in "$TOP"/scripts/guest/*.sh; do GUEST_FILES+=(-f "$f"); done
+	mkdir -p "$TOP/build/guest"
+	for f in "$TOP"/scripts/guest/*.c; do
+		bin=$TOP/build/guest/$(basename "$f" .c)
+		[ "$bin" -nt "$f" ] || gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$f" ||
+			die "cannot build ${bin#"$TOP"/} from ${f#"$TOP"/}"
+		GUEST_FILES+=(-f "$bin")
+	done
+}

@@ -12,6 +12,9 @@
 #                  writes with QEMU block throttling. Disks are /dev/vdb,
 #                  /dev/vdc, ... and a disk with a filesystem is mounted on
 #                  /mnt/vdb, ...
+#     -D IMG[:FS]  attach an existing disk image as the next disk (mounted
+#                  when FS is given), and keep it: a later run can boot on
+#                  what this one left (repeatable, in order with -d)
 #     -i CPIO      extra initramfs piece (e.g. build/initramfs/kselftest-6.12.cpio)
 #     -f FILE      copy FILE into the guest's /run/files/ (repeatable)
 #     -t SECONDS   timeout for the whole VM run (default 600)
@@ -19,27 +22,32 @@
 #                  results/ (what the command left in its working directory)
 #     -q           do not echo the console while it runs
 #     -s REGEX     with -q, still echo the console lines matching REGEX
+#     -K REGEX     kill QEMU (SIGKILL, no shutdown: a power cut) as soon as a
+#                  console line matches REGEX; the run then ends with 0
 #
 # The command runs with sh in /results inside the guest. Exit status: the
 # command's own; 124 when the timeout hit; 125 when the console log shows
 # a kernel oops/BUG/WARNING/KASAN/UBSAN/lockdep/hung-task report; 126 when
 # the guest never reported a status (crash, panic, boot failure); 2 for bad
-# usage.
+# usage. After -K the results disk is not written: the command leaves its
+# findings on the console or the kept disks.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 base=$(default_base) kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
-disks=() pieces=() files=() show=
+disks=() pieces=() files=() show= killre=
 usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }
 
-while getopts b:k:m:c:d:i:f:t:o:qs:h opt; do
+while getopts b:k:m:c:d:D:i:f:t:o:qs:K:h opt; do
 	case $opt in
 	b) base=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	d) disks+=("$OPTARG") ;;
+	D) disks+=("@$OPTARG") ;;
+	K) killre=$OPTARG ;;
 	i) pieces+=("$OPTARG") ;;
 	f) files+=("$OPTARG") ;;
 	t) timeout=$OPTARG ;;
@@ -88,12 +96,25 @@ truncate -s 64M "$outdir/results.img"
 vm_disks= letters=(b c d e f g h i j k l m n o p)
 i=0
 for spec in "${disks[@]}"; do
+	[ "$i" -lt ${#letters[@]} ] || bad "too many disks"
+	name=vd${letters[$i]}
+	if [ "${spec#@}" != "$spec" ]; then
+		IFS=: read -r img fs extra <<<"${spec#@}"
+		[ -z "${extra:-}" ] || bad "bad disk '${spec#@}' (IMG[:FS])"
+		[ -f "$img" ] || bad "no disk image $img"
+		fs=${fs:--}
+		case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '${spec#@}'" ;; esac
+		drives+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads"
+			-device "virtio-blk-pci,drive=d$i,serial=$name")
+		vm_disks+="$name:$fs "
+		i=$((i + 1))
+		continue
+	fi
 	IFS=: read -r size fs bps extra <<<"$spec"
 	[ -z "${extra:-}" ] || bad "bad disk '$spec' (SIZE[:FS[:WRITE_BPS]])"
-	[ "$i" -lt ${#letters[@]} ] || bad "too many disks"
 	sz=$(bytes "$size") || bad "bad disk size '$size' in '$spec'"
 	fs=${fs:--}
-	name=vd${letters[$i]} img=$outdir/disk-$i.img
+	img=$outdir/disk-$i.img
 	truncate -s "$sz" "$img"
 	case $fs in
 	-) ;;
@@ -130,9 +151,21 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
 	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
-	-serial stdio -monitor none "${drives[@]}" </dev/null 2>"$outdir/qemu.err" |
+	-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
+	</dev/null 2>"$outdir/qemu.err" |
 	sed -u 's/\r$//' | tee "$log" | {
-		if [ "$quiet" = 0 ]; then
+		if [ -n "$killre" ]; then
+			# pass the console on until the line, then cut the power
+			while IFS= read -r line; do
+				[ "$quiet" = 0 ] && printf '  | %s\n' "$line"
+				if [[ $line =~ $killre ]]; then
+					kill -KILL "$(cat "$outdir/qemu.pid")" 2>/dev/null
+					: >"$outdir/.killed"
+					break
+				fi
+			done
+			cat >/dev/null
+		elif [ "$quiet" = 0 ]; then
 			sed -u 's/^/  | /'
 		elif [ -n "$show" ]; then
 			grep --line-buffered -E "$show" | sed -u 's/^/  | /'
@@ -143,7 +176,18 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 qrc=${PIPESTATUS[0]}
 set +o pipefail
 dt=$(($(date +%s) - t0))
-rm -f "$outdir/initrd.cpio" "$outdir"/disk-*.img
+rm -f "$outdir/initrd.cpio" "$outdir"/disk-*.img "$outdir/qemu.pid"
+
+if [ -e "$outdir/.killed" ]; then
+	rm -f "$outdir/.killed" "$outdir/results.img"
+	say "killed the VM as asked (-K) after $dt s"
+	"$TOP/scripts/console-check.sh" "$log" >/dev/null || {
+		say "KERNEL REPORT in the console log (${log#"$TOP"/}):"
+		"$TOP/scripts/console-check.sh" "$log" | sed 's/^/  ! /' >&2
+		exit 125
+	}
+	exit 0
+fi
 
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	say "TIMEOUT: the VM ran for more than $timeout s; see ${log#"$TOP"/}"
