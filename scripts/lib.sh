@@ -64,3 +64,16 @@ guest_files() {
 		GUEST_FILES+=(-f "$bin")
 	done
 }
+
+# make_disk IMG BYTES FS: a sparse disk image, with an ext4, xfs or btrfs
+# filesystem, or none for "-"
+make_disk() {
+	truncate -s "$2" "$1" || return 1
+	case $3 in
+	-) ;;
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" ;;
+	xfs) mkfs.xfs -q -f "$1" ;;
+	btrfs) mkfs.btrfs -q -f "$1" >/dev/null ;;
+	*) return 1 ;;
+	esac
+}

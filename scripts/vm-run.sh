@@ -115,14 +115,8 @@ for spec in "${disks[@]}"; do
 	sz=$(bytes "$size") || bad "bad disk size '$size' in '$spec'"
 	fs=${fs:--}
 	img=$outdir/disk-$i.img
-	truncate -s "$sz" "$img"
-	case $fs in
-	-) ;;
-	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img" ;;
-	xfs) mkfs.xfs -q -f "$img" ;;
-	btrfs) mkfs.btrfs -q -f "$img" >/dev/null ;;
-	*) bad "unknown filesystem '$fs' in '$spec' (ext4, xfs, btrfs or -)" ;;
-	esac || bad "mkfs.$fs failed for '$spec'"
+	case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '$spec' (ext4, xfs, btrfs or -)" ;; esac
+	make_disk "$img" "$sz" "$fs" || bad "mkfs.$fs failed for '$spec'"
 	opt=
 	if [ -n "${bps:-}" ]; then
 		b=$(bytes "$bps") || bad "bad write speed '$bps' in '$spec'"
@@ -146,18 +140,21 @@ say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}; 
 say "console log: ${log#"$TOP"/}"
 t0=$(date +%s)
 set -o pipefail
-timeout -k 10 "$timeout" qemu-system-x86_64 \
+# (the braces keep bash from reporting QEMU's death after -K)
+{ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
 	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
 	-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
-	</dev/null 2>"$outdir/qemu.err" |
+	</dev/null 2>"$outdir/qemu.err"; } 2>/dev/null |
 	sed -u 's/\r$//' | tee "$log" | {
 		if [ -n "$killre" ]; then
 			# pass the console on until the line, then cut the power
 			while IFS= read -r line; do
-				[ "$quiet" = 0 ] && printf '  | %s\n' "$line"
+				if [ "$quiet" = 0 ] || { [ -n "$show" ] && [[ $line =~ $show ]]; }; then
+					printf '  | %s\n' "$line"
+				fi
 				if [[ $line =~ $killre ]]; then
 					kill -KILL "$(cat "$outdir/qemu.pid")" 2>/dev/null
 					: >"$outdir/.killed"
