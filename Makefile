@@ -13,7 +13,7 @@ BASE ?= $(firstword $(BASES))
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
+.PHONY: all setup tree export kernel kernel-debug stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -35,6 +35,11 @@ export:
 ## kernel       configure and build the tree's kernel (ccache)
 kernel: tree
 	@bash $(S)/build-kernel.sh $(BASE)
+
+## kernel-debug the same kernel with KASAN, lockdep, UBSAN, debug objects, KFENCE
+##              (scripts/kernel-debug.config) in build/obj-BASE-debug
+kernel-debug: tree
+	@bash $(S)/build-kernel.sh $(BASE) debug
 
 ## prefixes     build the kernel at every prefix of the series (build/kernels/;
 ##              WITH_BASE=1 also the unpatched base)
@@ -76,6 +81,24 @@ check: setup tools
 		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \
 	done
 	@bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
+
+## check-full   `make check` plus what does not fit CI's time: on every base the
+##              debug kernel, the kselftest, STRESS_SECS (300) s of stress and the
+##              integrity runs on it
+check-full: setup tools
+	@for b in $(CHECK_BASES); do \
+		$(MAKE) --no-print-directory BASE=$$b kernel kernel-debug initramfs || exit 1; \
+	done
+	@FULL=1 bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
+
+## stress       SECS (60) s of stress on the attribute in a VM (DEBUG=1: on the debug kernel)
+SECS ?= 60
+stress: kernel initramfs $(if $(DEBUG),kernel-debug)
+	@bash $(S)/stress.sh -b $(BASE) -t $(SECS) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
+
+## integrity    data integrity runs in a VM, with a kill mid-stream (DEBUG=1: debug kernel)
+integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
+	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
 
 ## bench        benchmarks (PROFILE=quick|full, CASES="S1 S2 S3 S4 S6", FS="ext4 xfs btrfs",
 ##              REPS=N, GUEST_GIB=2): quick: ext4 only, about 15 min; full: all three

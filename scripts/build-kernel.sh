@@ -1,7 +1,10 @@
 #!/bin/bash
 # Configure and build the kernel of build/linux-BASE into build/obj-BASE.
 #
-#   build-kernel.sh BASE
+#   build-kernel.sh BASE [debug]
+#
+# "debug" builds the same tree with scripts/kernel-debug.config on top
+# (KASAN, lockdep, UBSAN, ...) into build/obj-BASE-debug.
 #
 # The config is tinyconfig plus scripts/kernel.config plus the config of
 # each kselftest target in config.mk; it is regenerated every time and only
@@ -10,10 +13,12 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-base=${1:-}
-[ -n "$base" ] || die "usage: build-kernel.sh BASE"
+base=${1:-} flavor=${2:-}
+[ -n "$base" ] || die "usage: build-kernel.sh BASE [debug]"
+case $flavor in "" | debug) ;; *) die "unknown kernel flavor '$flavor' (only: debug)" ;; esac
 tree=$TOP/build/linux-$base
-obj=$TOP/build/obj-$base
+name=$base${flavor:+-$flavor}
+obj=$TOP/build/obj-$name
 logdir=$TOP/build/logs
 [ -f "$tree/Makefile" ] || die "no kernel tree at build/linux-$base; run 'make tree' first"
 command -v ccache >/dev/null || die "ccache not found; run 'make setup'"
@@ -32,7 +37,7 @@ kmake() { make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs"
 # in a scratch build folder so that the real one keeps its .config (and its
 # timestamps) unless something changed.
 make_config() {
-	local scratch=$TOP/build/cfg-$base new l opt val missing
+	local scratch=$TOP/build/cfg-$name new l opt val missing
 	new=$scratch/.config
 	mkdir -p "$scratch"
 	say "configuring: tinyconfig + ${frags[*]#"$TOP"/}"
@@ -40,7 +45,7 @@ make_config() {
 		make -C "$tree" O="$scratch" HOSTCC="ccache gcc" tinyconfig &&
 			"$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$new" "${frags[@]}" &&
 			make -C "$tree" O="$scratch" HOSTCC="ccache gcc" olddefconfig
-	} >"$logdir/config-$base.log" 2>&1 || die "configuring failed; see build/logs/config-$base.log"
+	} >"$logdir/config-$name.log" 2>&1 || die "configuring failed; see build/logs/config-$name.log"
 
 	# Every option the fragments ask for must have survived olddefconfig.
 	missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
@@ -66,6 +71,7 @@ for t in $(cfg KSELFTEST_TARGETS); do
 	f=$tree/tools/testing/selftests/$t/config
 	[ -f "$f" ] && frags+=("$f")
 done
+[ -z "$flavor" ] || frags+=("$TOP/scripts/kernel-$flavor.config")
 
 # What the config depends on: the fragments and the tree's Kconfig files
 # (their blob hashes from the index, plus any uncommitted change to them).
@@ -83,5 +89,5 @@ else
 	make_config
 fi
 
-run_logged "$logdir/build-$base.log" "building linux $base bzImage with $jobs jobs" kmake bzImage
+run_logged "$logdir/build-$name.log" "building linux $name bzImage with $jobs jobs" kmake bzImage
 say "kernel: ${obj#"$TOP"/}/arch/x86/boot/bzImage"

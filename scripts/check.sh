@@ -7,7 +7,9 @@
 # CHECKDIR (build/check/BASE, for its output) in its environment. A test's
 # output goes to build/check/[BASE/]NAME.log and, indented, to the
 # terminal. Ends with a line per base and "N passed, N failed"; exits
-# non-zero on any failure.
+# non-zero on any failure. A test with the line
+# "# full test: make check-full only" (debug kernels, long stress) runs only
+# when FULL=1.
 #
 #   check.sh "BASE..." [NAME...]    NAME: run only these tests (file names
 #                                   without .sh)
@@ -32,6 +34,9 @@ else
 fi
 host_tests=() base_tests=()
 for t in "${tests[@]}"; do
+	if [ "${FULL:-0}" != 1 ] && grep -qx '# full test: make check-full only' "$t"; then
+		continue
+	fi
 	if grep -qx '# host test: runs once' "$t"; then host_tests+=("$t"); else base_tests+=("$t"); fi
 done
 

@@ -31,7 +31,8 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	xz-utils python3 python3-ply python3-git git ccache
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox
-	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base"
+	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base
+	sparse"
 
 # served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show
 # exits 0 for an unknown version, printing nothing)
