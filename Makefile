@@ -13,7 +13,7 @@ BASE ?= $(firstword $(BASES))
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel kernel-debug stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
+.PHONY: all setup tree export kernel kernel-debug kernel-rootwb stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -50,7 +50,13 @@ prefixes: tree
 check-32bit: tree
 	@bash $(S)/check-32bit.sh $(BASE)
 
-## check-negative  the kselftest on the sysfs-only and unpatched kernels
+## kernel-rootwb  build/kernels/BASE-rootwb.bzImage: the series checking only the
+##              root writeback context, for check-negative's cgroup case
+kernel-rootwb: tree
+	@bash $(S)/build-rootwb.sh $(BASE)
+
+## check-negative  the kselftest on the sysfs-only, no-poll, root-context-only and
+##              unpatched kernels
 check-negative: initramfs
 	@bash $(S)/check-negative.sh $(BASE)
 

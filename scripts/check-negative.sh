@@ -10,6 +10,9 @@
 # build/kernels/BASE-2.bzImage (the writeback hook without patch 3, which
 #   polls a device's dirtiers once it is over its threshold): only the
 #   many-writers case fails.
+# build/kernels/BASE-rootwb.bzImage (the series checking only the device's
+#   root writeback context, from build-rootwb.sh), when present: only the
+#   cgroup case fails.
 # build/kernels/BASE-0.bzImage (the unpatched base, 'make prefixes
 #   WITH_BASE=1'), when present: every case skips, none fails.
 set -u
@@ -38,18 +41,26 @@ expect() {
 
 say "kernel with only the sysfs patch: the behaviour cases must fail"
 run "$TOP/build/kernels/$base-1.bzImage" sysfs-only
-expect "$totals" "Totals: pass:6 fail:5 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 5 behaviour cases fail"
+expect "$totals" "Totals: pass:6 fail:6 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 6 behaviour cases fail"
 
 say "kernel without patch 3 (the device's dirtiers are not polled): many writers must overshoot"
 run "$TOP/build/kernels/$base-2.bzImage" no-poll
-expect "$totals" "Totals: pass:10 fail:1 xfail:0 xpass:0 skip:0 error:0" "10 cases pass, 1 fails"
+expect "$totals" "Totals: pass:11 fail:1 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 1 fails"
 expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.many_writers_held_near_threshold" \
 	"the failing case is many_writers_held_near_threshold"
+
+if [ -f "$TOP/build/kernels/$base-rootwb.bzImage" ]; then
+	say "kernel checking only the root writeback context: the cgroup case must fail"
+	run "$TOP/build/kernels/$base-rootwb.bzImage" root-wb-only
+	expect "$totals" "Totals: pass:11 fail:1 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 1 fails"
+	expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.cgroup_contexts_held_on_their_own" \
+		"the failing case is cgroup_contexts_held_on_their_own"
+fi
 
 if [ -f "$TOP/build/kernels/$base-0.bzImage" ]; then
 	say "unpatched kernel: every case must skip"
 	run "$TOP/build/kernels/$base-0.bzImage" unpatched
-	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:11 error:0" "all 11 cases skip"
+	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:12 error:0" "all 12 cases skip"
 fi
 [ "$nfail" -eq 0 ] || die "$nfail unexpected result(s)"
 say "the kselftest fails and skips where it should"
