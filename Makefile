@@ -53,7 +53,7 @@ check-32bit: tree
 ## kernel-rootwb  build/kernels/BASE-rootwb.bzImage: the series checking only the
 ##              root writeback context, for check-negative's cgroup case
 kernel-rootwb: tree
-	@bash $(S)/build-rootwb.sh $(BASE)
+	@bash $(S)/build-variant.sh $(BASE) rootwb
 
 ## check-negative  the kselftest on the sysfs-only, no-poll, root-context-only and
 ##              unpatched kernels

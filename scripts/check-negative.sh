@@ -11,7 +11,7 @@
 #   polls a device's dirtiers once it is over its threshold): only the
 #   many-writers case fails.
 # build/kernels/BASE-rootwb.bzImage (the series checking only the device's
-#   root writeback context, from build-rootwb.sh), when present: only the
+#   root writeback context, from build-variant.sh BASE rootwb), when present: only the
 #   cgroup case fails.
 # build/kernels/BASE-0.bzImage (the unpatched base, 'make prefixes
 #   WITH_BASE=1'), when present: every case skips, none fails.

@@ -35,6 +35,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=$(default_base) kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
+boot_timeout=${VM_BOOT_TIMEOUT:-180}
 disks=() pieces=() files=() show= killre=
 usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }
@@ -138,40 +139,75 @@ rm -rf "$outdir/run" "$outdir/run.cpio"
 
 say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}; timeout $timeout s"
 say "console log: ${log#"$TOP"/}"
+# boot_watch: kill QEMU when the guest has not reached its /init after
+# $boot_timeout s (a rare hang early in boot under software emulation on
+# a loaded host, before any test code runs)
+boot_watch() {
+	local w=0
+	while [ $w -lt "$boot_timeout" ]; do
+		sleep 5
+		w=$((w + 5))
+		grep -q '^guest-init: running the command' "$log" 2>/dev/null && return
+		[ -s "$outdir/qemu.pid" ] || [ $w -lt 30 ] || return
+	done
+	: >"$outdir/.boothang"
+	kill -KILL "$(cat "$outdir/qemu.pid" 2>/dev/null)" 2>/dev/null
+}
+
+# boot: one QEMU run; the console goes to $log; sets qrc
+boot() {
+	rm -f "$outdir/.boothang" "$outdir/qemu.pid"
+	boot_watch &
+	local watch=$!
+	set -o pipefail
+	# (the braces keep bash from reporting QEMU's death after -K)
+	{ timeout -k 10 "$timeout" qemu-system-x86_64 \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
+		-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
+		-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
+		</dev/null 2>"$outdir/qemu.err"; } 2>/dev/null |
+		sed -u 's/\r$//' | tee "$log" | {
+			if [ -n "$killre" ]; then
+				# pass the console on until the line, then cut the power
+				while IFS= read -r line; do
+					if [ "$quiet" = 0 ] || { [ -n "$show" ] && [[ $line =~ $show ]]; }; then
+						printf '  | %s\n' "$line"
+					fi
+					if [[ $line =~ $killre ]]; then
+						kill -KILL "$(cat "$outdir/qemu.pid")" 2>/dev/null
+						: >"$outdir/.killed"
+						break
+					fi
+				done
+				cat >/dev/null
+			elif [ "$quiet" = 0 ]; then
+				sed -u 's/^/  | /'
+			elif [ -n "$show" ]; then
+				grep --line-buffered -E "$show" | sed -u 's/^/  | /'
+			else
+				cat >/dev/null
+			fi
+		}
+	qrc=${PIPESTATUS[0]}
+	set +o pipefail
+	kill "$watch" 2>/dev/null
+	wait "$watch" 2>/dev/null
+}
+
 t0=$(date +%s)
-set -o pipefail
-# (the braces keep bash from reporting QEMU's death after -K)
-{ timeout -k 10 "$timeout" qemu-system-x86_64 \
-	-nodefaults -no-user-config -display none -no-reboot \
-	-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
-	-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
-	-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
-	</dev/null 2>"$outdir/qemu.err"; } 2>/dev/null |
-	sed -u 's/\r$//' | tee "$log" | {
-		if [ -n "$killre" ]; then
-			# pass the console on until the line, then cut the power
-			while IFS= read -r line; do
-				if [ "$quiet" = 0 ] || { [ -n "$show" ] && [[ $line =~ $show ]]; }; then
-					printf '  | %s\n' "$line"
-				fi
-				if [[ $line =~ $killre ]]; then
-					kill -KILL "$(cat "$outdir/qemu.pid")" 2>/dev/null
-					: >"$outdir/.killed"
-					break
-				fi
-			done
-			cat >/dev/null
-		elif [ "$quiet" = 0 ]; then
-			sed -u 's/^/  | /'
-		elif [ -n "$show" ]; then
-			grep --line-buffered -E "$show" | sed -u 's/^/  | /'
-		else
-			cat >/dev/null
-		fi
-	}
-qrc=${PIPESTATUS[0]}
-set +o pipefail
+boot
+if [ -e "$outdir/.boothang" ]; then
+	cp "$log" "$outdir/console-boothang.log"
+	say "the guest did not reach /init within $boot_timeout s (console kept in ${outdir#"$TOP"/}/console-boothang.log); booting once more"
+	boot
+	if [ -e "$outdir/.boothang" ]; then
+		rm -f "$outdir/initrd.cpio" "$outdir"/disk-*.img "$outdir/qemu.pid" "$outdir/.boothang"
+		say "the guest did not reach /init within $boot_timeout s twice; see ${log#"$TOP"/}"
+		exit 126
+	fi
+fi
 dt=$(($(date +%s) - t0))
 rm -f "$outdir/initrd.cpio" "$outdir"/disk-*.img "$outdir/qemu.pid"
 

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Build a kernel with a planted fault, for showing that a check catches it:
+#
+#   build-variant.sh BASE rootwb
+#       build/kernels/BASE-rootwb.bzImage: the whole series, but the
+#       over-threshold check reads the device's root writeback context only
+#       (wb_over_bdi_bg_bytes() looks at &wb->bdi->wb). The kselftest's
+#       cgroup case must fail on it (check-negative.sh).
+#   build-variant.sh BASE uaf
+#       build/kernels/BASE-uaf-debug.bzImage: the debug kernel, with a
+#       use-after-free in the attribute's store. KASAN must report it and
+#       the VM run fail (exit 125) as soon as the attribute is written.
+#
+# The change is made in the working tree for one incremental build, then
+# undone and the kernel rebuilt, so build/obj-BASE[-debug] ends as it began.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+base=${1:-} variant=${2:-}
+[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|uaf"
+tree=$TOP/build/linux-$base
+[ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	die "build/linux-$base has uncommitted changes; commit them first"
+case $variant in
+rootwb)
+	f=mm/page-writeback.c flavor= name=$base-rootwb
+	plant() {
+		sed -i '/^static inline bool wb_over_bdi_bg_bytes(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\twb = \&wb->bdi->wb;/}' "$tree/$f"
+	}
+	;;
+uaf)
+	f=mm/backing-dev.c flavor=debug name=$base-uaf-debug
+	plant() {
+		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
+	}
+	;;
+*) die "unknown variant '$variant' (rootwb or uaf)" ;;
+esac
+undo() { git -C "$tree" checkout -q -- "$f"; }
+trap undo EXIT
+plant
+git -C "$tree" diff --quiet -- "$f" && die "cannot find where to plant '$variant' in build/linux-$base/$f"
+say "planted in $f:"
+git -C "$tree" diff -U0 -- "$f" | grep '^+[^+]' | sed 's/^+/    /'
+bash "$TOP/scripts/build-kernel.sh" "$base" $flavor || die "the variant does not build"
+mkdir -p "$TOP/build/kernels"
+cp "$TOP/build/obj-$base${flavor:+-$flavor}/arch/x86/boot/bzImage" "$TOP/build/kernels/$name.bzImage"
+undo
+say "the series again in build/obj-$base${flavor:+-$flavor}"
+bash "$TOP/scripts/build-kernel.sh" "$base" $flavor || die "the series does not build again"
+say "kernel: build/kernels/$name.bzImage"
