@@ -30,7 +30,9 @@ rootwb)
 	}
 	;;
 uaf)
-	f=mm/backing-dev.c flavor=debug name=$base-uaf-debug
+	f=$(cd "$tree" && grep -l '^void bdi_set_dirty_background_bytes(' mm/*.c) ||
+		die "no bdi_set_dirty_background_bytes() in build/linux-$base/mm"
+	flavor=debug name=$base-uaf-debug
 	plant() {
 		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
 	}
