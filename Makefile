@@ -97,6 +97,12 @@ check-full: setup tools
 	done
 	@FULL=1 bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
 
+## check-i386   the kselftest on an i386 kernel of the series in qemu-system-i386
+##              (also part of check-full)
+.PHONY: check-i386
+check-i386: tree
+	@bash $(S)/i386-kselftest.sh $(BASE)
+
 ## stress       SECS (60) s of stress on the attribute in a VM (DEBUG=1: on the debug kernel)
 SECS ?= 60
 stress: kernel initramfs $(if $(DEBUG),kernel-debug)

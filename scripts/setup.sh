@@ -32,7 +32,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox
 	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base
-	sparse"
+	sparse gcc-multilib"
 
 # served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show
 # exits 0 for an unknown version, printing nothing)
