@@ -25,10 +25,15 @@
 #     -K REGEX     kill QEMU (SIGKILL, no shutdown: a power cut) as soon as a
 #                  console line matches REGEX; the run then ends with 0
 #
+# Environment: VM_APPEND adds kernel parameters; VM_BOOT_TIMEOUT (180) is
+# how long the guest may take to reach its /init before it is booted once
+# more.
+#
 # The command runs with sh in /results inside the guest. Exit status: the
 # command's own; 124 when the timeout hit; 125 when the console log shows
 # a kernel oops/BUG/WARNING/KASAN/UBSAN/lockdep/hung-task report; 126 when
-# the guest never reported a status (crash, panic, boot failure); 2 for bad
+# the guest never reported a status (crash, panic, boot failure, or no /init
+# after VM_BOOT_TIMEOUT (180) s twice); 2 for bad
 # usage. After -K the results disk is not written: the command leaves its
 # findings on the console or the kept disks.
 set -u
@@ -139,6 +144,11 @@ rm -rf "$outdir/run" "$outdir/run.cpio"
 
 say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}; timeout $timeout s"
 say "console log: ${log#"$TOP"/}"
+# pci=noacpi: PCI interrupts are routed from the BIOS's table, not by the
+# ACPI _PRT method, whose interpreter gives up after a loop timeout when
+# the emulation runs slowly (a loaded host, a KASAN kernel), leaving the
+# virtio disks without an interrupt and the boot stuck.
+#
 # boot_watch: kill QEMU when the guest has not reached its /init after
 # $boot_timeout s (a rare hang early in boot under software emulation on
 # a loaded host, before any test code runs)
@@ -165,7 +175,7 @@ boot() {
 		-nodefaults -no-user-config -display none -no-reboot \
 		-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
 		-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init" \
+		-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init pci=noacpi${VM_APPEND:+ $VM_APPEND}" \
 		-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
 		</dev/null 2>"$outdir/qemu.err"; } 2>/dev/null |
 		sed -u 's/\r$//' | tee "$log" | {

@@ -4,6 +4,8 @@
 # console holds no report.
 # full test: make check-full only
 . "$TOP/scripts/tests/testlib.sh"
+# a KASAN and lockdep kernel boots slowly under emulation
+export VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-900}
 
 kernel=$TOP/build/obj-$BASE-debug/arch/x86/boot/bzImage
 out=$CHECKDIR/debug-kselftest

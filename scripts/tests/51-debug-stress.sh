@@ -3,6 +3,8 @@
 # on the debug kernel: no wrong answer, no lost write, no kernel report.
 # full test: make check-full only
 . "$TOP/scripts/tests/testlib.sh"
+# a KASAN and lockdep kernel boots slowly under emulation
+export VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-900}
 
 secs=${STRESS_SECS:-300}
 out=$CHECKDIR/debug-stress

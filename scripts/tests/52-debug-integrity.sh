@@ -2,6 +2,8 @@
 # Data integrity (scripts/integrity.sh) on the debug kernel.
 # full test: make check-full only
 . "$TOP/scripts/tests/testlib.sh"
+# a KASAN and lockdep kernel boots slowly under emulation
+export VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-900}
 
 out=$CHECKDIR/debug-integrity
 expect_rc 0 "integrity.sh on the debug kernel" "$TOP/scripts/integrity.sh" -b "$BASE" \
