@@ -3,7 +3,7 @@
 # kernel: one VM run per case and filesystem, every setting of a case side
 # by side (interleaved) in that run.
 #
-#   bench.sh [-p quick|full|scale|smoke] [-c "S1 S2 S3 S4 S6 S7"] [-f "ext4 xfs btrfs"]
+#   bench.sh [-p quick|full|scale|nfs|smoke] [-c "S1 S2 S3 S4 S5 S6 S7"] [-f "ext4 xfs btrfs"]
 #            [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]
 #
 # -k boots BZIMAGE instead of BASE's built kernel (for example a kernel of
@@ -12,7 +12,9 @@
 # The quick profile runs S1 to S6 on ext4 (about 15 minutes), the full one
 # on ext4, XFS and btrfs with more repetitions and larger files; the scale
 # profile runs S7 (many writers with 2, 8 and 16 GiB of guest memory, many
-# devices, many cgroups; one VM run per memory size). S4 boots
+# devices, many cgroups; one VM run per memory size); the nfs profile runs
+# S5 (real NFS: a server guest and client guests on a shared link, see
+# scripts/guest/bench-s5.sh) on ext4, XFS and btrfs. S4 boots
 # the unpatched kernel too (build/kernels/BASE-0.bzImage, from
 # 'make prefixes WITH_BASE=1'), alternately with the patched one, one VM
 # run each per repetition.
@@ -31,11 +33,11 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-all_cases="S1 S2 S3 S4 S6 S7"
+all_cases="S1 S2 S3 S4 S5 S6 S7"
 profile=quick cases= fss= reps= out= base=${BASE:-$(default_base)} gib=2
 usage() {
 	echo "$PROG: $*" >&2
-	echo "usage: bench.sh [-p quick|full|scale|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]" >&2
+	echo "usage: bench.sh [-p quick|full|scale|nfs|smoke] [-c \"$all_cases\"] [-f \"ext4 xfs btrfs\"] [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]" >&2
 	exit 2
 }
 kernel_patched=
@@ -75,17 +77,26 @@ s7_size=256 s7_rate=16 # S7: MiB in all at MiB/s in all, whatever the writer cou
 s7_writers="1 16 64"
 s7_devices=64 s7_dev_mib=16 s7_dev_thresh=$((2 << 20))  # S7, many devices
 s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
+# S5: SIZE MiB in all per run (s1_size: scaled like S1), the seed's 100
+# Mbit link and 1 Gbit; the server's threshold is one second of its disk
+# (thresh), a client's one second of the 100 Mbit link; client guests of
+# 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
+s5_recs="4k 64k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
+s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned"
 def_cases="S1 S2 S3 S4 S6" s7_mems=$gib
 case $profile in
-smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4 ;;
+smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4
+	s5_recs=1m s5_vers=3 s5_links=100mbit s5_clients=1 s5_app=0 ;;
 quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=3 def_fss=ext4 ;;
 full) s1_size=256 s1_rate=16 s2_slow=512 s2_fast=2048 s3_total=256 s4_size=512 s6_size=128 def_reps=5 \
 	def_fss="ext4 xfs btrfs" ;;
 scale) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=2 def_fss=ext4 \
 	def_cases=S7 s7_mems="2 8 16" ;;
-*) usage "unknown profile '$profile' (quick, full, scale or smoke)" ;;
+nfs) s1_size=256 def_reps=3 def_fss="ext4 xfs btrfs" def_cases=S5 ;;
+*) usage "unknown profile '$profile' (quick, full, scale, nfs or smoke)" ;;
 esac
 cases=${cases:-$def_cases}
+s5_nclients=$(printf '%s\n' $s5_clients | sort -n | tail -n 1)
 # S2 in the full profile runs about 64 s per disk, as seed 002's did (77 and
 # 154 s): the first second, before any background writeback starts, is then
 # a small part of the fast disk's time, as it is for a device in real use;
@@ -155,6 +166,39 @@ s7_gather() {
 	cat "$1/console.log" >>"$2/console.log"
 }
 
+# s5_run DIR FS: one S5 run: the server guest and the client guests at
+# once on a hub of their own; rows, series and consoles into DIR
+s5_run() {
+	local r=$TOP/build/bench/$base/S5-$2 hub pids=() i rc=0 t=$((3600 * gib))
+	rm -rf "$r"
+	mkdir -p "$r"
+	# a hub of this run's own: the port from the process number
+	hub=$((20000 + $$ % 40000))
+	cat >"$r/s5.conf" <<-EOF
+	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh
+	app_rate=$s5_app settings="$s5_settings" recs="$s5_recs" vers="$s5_vers" links="$s5_links"
+	clients="$s5_clients" nclients=$s5_nclients
+	EOF
+	say "S5 on $2: server and $s5_nclients client guest(s) on hub $hub (consoles in ${r#"$TOP"/}/*/console.log)"
+	bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -s "^S5 |^bench-s5" -m "$mem" -c "$cpus" -t "$t" \
+		-o "$r/server" -n "$hub:1" "${disks[@]}" "${GUEST_FILES[@]}" -f "$r/s5.conf" \
+		"$meta_cmd; sh /run/files/bench-s5.sh /mnt/vdb $2" &
+	pids+=($!)
+	for i in $(seq "$s5_nclients"); do
+		bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -s "^nfs-client: no quit" -m 1G -c 1 -t "$t" \
+			-o "$r/client-$i" -n "$hub:$((10 + i))" "${GUEST_FILES[@]}" \
+			"sh /run/files/nfs-client.sh $((t - 60))" >"$r/client-$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || { rc=$?; [ "$i" = 0 ] && echo "$PROG: S5 server on $2 failed (exit $rc); see ${r#"$TOP"/}/server/console.log" >&2; }
+	done
+	[ "$rc" = 0 ] || { echo "$PROG: S5 on $2 failed; see ${r#"$TOP"/}/" >&2; exit "$rc"; }
+	cp -r "$r/server/results/." "$1/"
+	cat "$r/server/console.log" >"$1/console.log"
+	for i in $(seq "$s5_nclients"); do cat "$r/client-$i/console.log" >>"$1/console.log"; done
+}
+
 run_case() {
 	local c=$1 fs=$2 dir=$out/$1-$2 disks cmd params n=$reps b k v
 	case $c in
@@ -189,6 +233,13 @@ run_case() {
 			"s7: $s7_size MiB in all at $s7_rate MiB/s in all by $s7_writers writers (64 KiB writes), then sync; thresholds $((16 << 20)) and $thresh bytes (knob and global); dirty sampled every 50 ms"
 			"s7 devices: $s7_devices null_blk devices, $s7_dev_mib MiB written to each at once at full speed; knob $s7_dev_thresh bytes on every device, or off"
 			"s7 cgroups: $s7_cgroups memory cgroups with cgroup writeback, one writer each, $s7_cg_mib MiB each; knob $s7_cg_thresh bytes, or off")
+		;;
+	S5)
+		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
+		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
+			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU socket netdev, multicast on the host's loopback), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
+			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
+			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1")
 		;;
 	S6)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
@@ -225,6 +276,8 @@ run_case() {
 		sort -u "$dir/kernels.txt" >>"$dir/meta.txt"
 		rm -f "$dir/kernels.txt"
 		echo "kernel image unpatched: $(image "$kernel_unpatched")" >>"$dir/meta.txt"
+	elif [ "$c" = S5 ]; then
+		s5_run "$dir" "$fs"
 	elif [ "$c" = S7 ]; then
 		# One VM run per guest memory size for the writers, one more for
 		# the many devices and the many cgroups; rows and series gathered.

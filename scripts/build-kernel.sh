@@ -40,6 +40,7 @@ make_config() {
 	local scratch=$TOP/build/cfg-$name new l opt val missing
 	new=$scratch/.config
 	mkdir -p "$scratch"
+	rm -f "$scratch/not-in-tree"
 	say "configuring: tinyconfig + ${frags[*]#"$TOP"/}"
 	{
 		make -C "$tree" O="$scratch" HOSTCC="ccache gcc" tinyconfig &&
@@ -47,10 +48,14 @@ make_config() {
 			make -C "$tree" O="$scratch" HOSTCC="ccache gcc" olddefconfig
 	} >"$logdir/config-$name.log" 2>&1 || die "configuring failed; see build/logs/config-$name.log"
 
-	# Every option the fragments ask for must have survived olddefconfig.
+	# Every option the fragments ask for must have survived olddefconfig,
+	# but for those this tree's Kconfig does not define (the fragments
+	# serve every base: 7.2 has no NFS_V4_1, which it always builds).
 	missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
 		opt=${l%%=*} val=${l#*=}
-		if [ "$val" = n ]; then
+		if ! git -C "$tree" grep -qE "^[[:space:]]*(menu)?config ${opt#CONFIG_}[[:space:]]*$" -- ':(glob)**/Kconfig*'; then
+			echo "$l" >>"$scratch/not-in-tree"
+		elif [ "$val" = n ]; then
 			grep -qE "^$opt=" "$new" && echo "$l"
 		else
 			grep -qxF "$l" "$new" || echo "$l"
@@ -58,6 +63,9 @@ make_config() {
 	done)
 	[ -z "$missing" ] || die "the kernel config lost options the fragments ask for (dependencies missing?):
 $missing"
+	if [ -s "$scratch/not-in-tree" ]; then
+		say "not options of this tree, skipped: $(sed 's/=.*//' "$scratch/not-in-tree" | paste -sd' ')"
+	fi
 
 	if ! cmp -s "$new" "$obj/.config"; then
 		cp "$new" "$obj/.config"

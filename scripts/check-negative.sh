@@ -43,11 +43,11 @@ say "kernel with only the sysfs patch: the behaviour cases must fail"
 run "$TOP/build/kernels/$base-1.bzImage" sysfs-only
 expect "$totals" "Totals: pass:6 fail:6 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 6 behaviour cases fail"
 
-say "kernel without patch 3 (the device's dirtiers are not polled): many writers must overshoot"
+say "kernel without patch 3 (the device's dirtiers are not polled): many writers must get past the threshold before writeback begins"
 run "$TOP/build/kernels/$base-2.bzImage" no-poll
 expect "$totals" "Totals: pass:11 fail:1 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 1 fails"
-expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.many_writers_held_near_threshold" \
-	"the failing case is many_writers_held_near_threshold"
+expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.many_writers_start_writeback_at_threshold" \
+	"the failing case is many_writers_start_writeback_at_threshold"
 
 if [ -f "$TOP/build/kernels/$base-rootwb.bzImage" ]; then
 	say "kernel checking only the root writeback context: the cgroup case must fail"

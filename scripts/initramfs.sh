@@ -3,7 +3,8 @@
 # archives in order, so the pieces are built separately and joined per run:
 #
 #   initramfs.sh base       build/initramfs/base.cpio: busybox, /init and the
-#                           host's fio, mkfs.*, filefrag, xfs_io with their
+#                           host's fio, mkfs.*, filefrag, xfs_io, the NFS
+#                           server and client tools and iproute2 with their
 #                           shared libraries (built once, reused)
 #   initramfs.sh kselftest BASE
 #                           build/initramfs/kselftest-BASE.cpio: the kselftest
@@ -18,7 +19,11 @@ mkdir -p "$out" "$logdir"
 
 # Host programs the guest runs, copied with their shared libraries.
 host_progs="fio mkfs.ext4 mkfs.xfs mkfs.btrfs btrfs filefrag xfs_io xfs_bmap
-	e2fsck xfs_repair timeout"
+	e2fsck xfs_repair timeout
+	rpcbind rpc.nfsd rpc.mountd exportfs mount.nfs ip tc"
+# What those read from /etc: libtirpc's transports, protocol and service
+# names.
+host_etc="netconfig protocols services"
 
 mkcpio() { (cd "$1" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0); }
 
@@ -49,8 +54,14 @@ build_base() {
 	done
 	# xfs_bmap and friends are shell scripts run with /bin/sh -f: busybox sh.
 	install -m 0755 "$TOP/scripts/guest-init" "$stage/init"
-	echo 'root:x:0:0:root:/root:/bin/sh' >"$stage/etc/passwd"
-	echo 'root:x:0:' >"$stage/etc/group"
+	for a in $host_etc; do
+		[ -f "/etc/$a" ] || die "/etc/$a not found on the host; run 'make setup'"
+		cp "/etc/$a" "$stage/etc/"
+	done
+	# rpcbind drops to the user _rpc
+	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' '_rpc:x:102:65534::/run/rpcbind:/bin/false' \
+		'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >"$stage/etc/passwd"
+	printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$stage/etc/group"
 	mkcpio "$stage" >"$out/base.cpio.tmp" && mv "$out/base.cpio.tmp" "$out/base.cpio"
 	rm -rf "$stage"
 	say "built build/initramfs/base.cpio ($(du -m "$out/base.cpio" | cut -f1) MiB)"

@@ -15,6 +15,10 @@
 #     -D IMG[:FS]  attach an existing disk image as the next disk (mounted
 #                  when FS is given), and keep it: a later run can boot on
 #                  what this one left (repeatable, in order with -d)
+#     -n HUB:HOST  a network card on a link shared by every guest given the same
+#                  HUB (a UDP port number, 1024-65535: a multicast group on the
+#                  host's loopback, so nothing leaves the machine); the guest
+#                  is 10.0.0.HOST/24 (HOST 1-254) on its eth0
 #     -i CPIO      extra initramfs piece (e.g. build/initramfs/kselftest-6.12.cpio)
 #     -f FILE      copy FILE into the guest's /run/files/ (repeatable)
 #     -t SECONDS   timeout for the whole VM run (default 600)
@@ -41,11 +45,11 @@ set -u
 
 base=$(default_base) kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
 boot_timeout=${VM_BOOT_TIMEOUT:-180}
-disks=() pieces=() files=() show= killre=
-usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+disks=() pieces=() files=() show= killre= net=
+usage() { sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }
 
-while getopts b:k:m:c:d:D:i:f:t:o:qs:K:h opt; do
+while getopts b:k:m:c:d:D:n:i:f:t:o:qs:K:h opt; do
 	case $opt in
 	b) base=$OPTARG ;;
 	k) kernel=$OPTARG ;;
@@ -54,6 +58,7 @@ while getopts b:k:m:c:d:D:i:f:t:o:qs:K:h opt; do
 	d) disks+=("$OPTARG") ;;
 	D) disks+=("@$OPTARG") ;;
 	K) killre=$OPTARG ;;
+	n) net=$OPTARG ;;
 	i) pieces+=("$OPTARG") ;;
 	f) files+=("$OPTARG") ;;
 	t) timeout=$OPTARG ;;
@@ -82,6 +87,17 @@ bytes() {
 
 [[ $cpus =~ ^[1-8]$ ]] || bad "bad CPU count '$cpus' (1 to 8)"
 [[ $timeout =~ ^[0-9]+$ ]] || bad "bad timeout '$timeout' (seconds)"
+nics=() vm_net=
+if [ -n "$net" ]; then
+	[[ $net =~ ^([0-9]+):([0-9]+)$ ]] || bad "bad network '$net' (HUB:HOST, e.g. 40123:1)"
+	hub=${BASH_REMATCH[1]} host=${BASH_REMATCH[2]}
+	[ "$hub" -ge 1024 ] && [ "$hub" -le 65535 ] || bad "bad hub '$hub' in '$net' (a port, 1024-65535)"
+	[ "$host" -ge 1 ] && [ "$host" -le 254 ] || bad "bad host number '$host' in '$net' (1-254)"
+	# every frame goes to every guest on the hub; each NIC keeps its own
+	nics=(-netdev "socket,id=net0,mcast=230.0.0.1:$hub,localaddr=127.0.0.1"
+		-device "virtio-net-pci,netdev=net0,mac=$(printf '52:54:00:00:00:%02x' "$host")")
+	vm_net="eth0:10.0.0.$host/24"
+fi
 bytes "$mem" >/dev/null || bad "bad memory size '$mem' (e.g. 2G)"
 [ -n "$kernel" ] || kernel=$TOP/build/obj-$base/arch/x86/boot/bzImage
 [ -f "$kernel" ] || bad "no kernel at $kernel; run 'make kernel' first"
@@ -136,13 +152,13 @@ done
 
 # The per-run initramfs piece: the command, the disk list, the files.
 printf '%s\n' "$cmd" >"$outdir/run/run/cmd"
-printf 'VM_DISKS="%s"\n' "$vm_disks" >"$outdir/run/run/vm.env"
+printf 'VM_DISKS="%s"\nVM_NET="%s"\n' "$vm_disks" "$vm_net" >"$outdir/run/run/vm.env"
 for f in "${files[@]}"; do cp "$f" "$outdir/run/run/files/"; done
 (cd "$outdir/run" && find . | cpio -o -H newc --quiet -R 0:0) >"$outdir/run.cpio"
 cat "$basecpio" "${pieces[@]}" "$outdir/run.cpio" >"$outdir/initrd.cpio"
 rm -rf "$outdir/run" "$outdir/run.cpio"
 
-say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}; timeout $timeout s"
+say "booting ${kernel#"$TOP"/} with $mem, $cpus CPUs, disks: ${vm_disks:-none}${vm_net:+, network ${vm_net#eth0:} on hub $hub}; timeout $timeout s"
 say "console log: ${log#"$TOP"/}"
 # pci=noacpi: PCI interrupts are routed from the BIOS's table, not by the
 # ACPI _PRT method, whose interpreter gives up after a loop timeout when
@@ -176,7 +192,7 @@ boot() {
 		-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
 		-kernel "$kernel" -initrd "$outdir/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 printk.time=1 loglevel=5 rdinit=/init pci=noacpi${VM_APPEND:+ $VM_APPEND}" \
-		-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" \
+		-serial stdio -monitor none -pidfile "$outdir/qemu.pid" "${drives[@]}" "${nics[@]}" \
 		</dev/null 2>"$outdir/qemu.err"; } 2>/dev/null |
 		sed -u 's/\r$//' | tee "$log" | {
 			if [ -n "$killre" ]; then
