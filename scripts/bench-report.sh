@@ -187,6 +187,105 @@ paired() {
 	done | stats | awk '$1 == "-" { print "-"; next } { printf "%.1f %% [%.1f-%.1f %%]", $1, $2, $3 }'
 }
 
+s5_section() {
+	local d fs tsv bdi rec v l n f cs size disk bound app m sets="off knob global tuned"
+	section S5 "real NFS: the kernel NFS server exporting a throttled disk to client guests" || return 0
+	echo "Cells: client-side throughput (MiB/s: all the run's bytes over the time from the first"
+	echo "write to the end of the last close, which waits for the COMMIT), median [min-max]."
+	echo "Bound: the pipelining bound min(network, disk): the floor (the same job to a tmpfs export"
+	echo "of the same server, no disk behind it) when the link is slower than the disk, else the"
+	echo "disk's speed. knob: the export's bdi at one second of the disk; global:"
+	echo "vm.dirty_background_bytes at the same value; tuned: the NFS server tuning of the seed's"
+	echo "review (dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000,"
+	echo "dirty_writeback_centisecs 1). All on the server; the clients at their defaults."
+	echo
+	results S5 | while read -r fs tsv bdi; do
+		d=${tsv%/*}
+		size=$(awk -F'\t' 'NR == 2 { print $11 }' "$tsv")
+		disk=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
+		# s5_bound FILTER: min(floor, disk) in MiB/s
+		s5_bound() { awk -v f="$(med "$tsv" floor "mib_s$1")" -v b="$disk" 'BEGIN { if (f == "-") print "-"; else printf "%.2f", (f < b ? f : b) }'; }
+		l=$(awk -F'\t' 'NR == 2 { print $5 }' "$tsv")
+		echo "**$fs** (export's bdi $bdi), $size MiB per run. Record sizes, NFSv3, one client, $l:"
+		echo
+		echo "| record | floor | off | knob | global | tuned | bound | off / bound | knob / bound | global / bound | tuned / bound |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | sort -u | sort -h); do
+			f="@vers=3@link=$l@clients=1@rec=$rec@app_mib_s=0"
+			bound=$(s5_bound "$f")
+			echo "| $rec | $(cells "$tsv" "mib_s$f" floor $sets) | $bound$(for set in $sets; do printf ' | %s' "$(pct "$(med "$tsv" "$set" "mib_s$f")" "$bound")"; done) |"
+		done
+		echo
+		echo "By NFS version and link, 1 MiB records, one client: throughput, the time the close took"
+		echo "(the client's last WRITEs and the COMMIT), the mean COMMIT round trip the client saw"
+		echo "(mountstats) and the server's peak dirty amount on the export's bdi, median:"
+		echo
+		echo "| NFS | link | bound MiB/s | metric | off | knob | global | tuned |"
+		echo "|---|---|---|---|---|---|---|---|"
+		for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | sort -u | sort -h); do
+			for v in $(awk -F'\t' -v l="$l" 'NR > 1 && $5 == l && $7 == "1m" && $6 == 1 && $9 == 0 { print $4 }' "$tsv" | sort -u); do
+				f="@vers=$v@link=$l@clients=1@rec=1m@app_mib_s=0"
+				echo "| v$v | $l | $(s5_bound "$f") | MiB/s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "mib_s$f")"; done) |"
+				echo "| | | | close s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "close_s$f")"; done) |"
+				echo "| | | | COMMIT ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "commit_rtt_ms$f")"; done) |"
+				echo "| | | | peak dirty MiB$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
+			done
+		done
+		echo
+		if [ "$(awk -F'\t' 'NR > 1 && $6 > 1' "$tsv" | wc -l)" -gt 0 ]; then
+			echo "Clients at once (each its share of the $size MiB to its own file), NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$tsv"):"
+			echo "aggregate MiB/s, median [min-max], and the server's peak dirty amount, median:"
+			echo
+			echo "| clients | floor | off | knob | global | tuned | knob / off | peak dirty MiB off | knob | global | tuned |"
+			echo "|---|---|---|---|---|---|---|---|---|---|---|"
+			l=$(awk -F'\t' 'NR == 2 { print $5 }' "$tsv")
+			for n in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $7 == "1m" && $9 == 0 { print $6 }' "$tsv" | sort -nu); do
+				f="@vers=3@link=$l@clients=$n@rec=1m@app_mib_s=0"
+				echo "| $n | $(cells "$tsv" "mib_s$f" floor $sets) | $(ratio "$tsv" "mib_s$f" knob off)$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
+			done
+			echo
+		fi
+		app=$(awk -F'\t' 'NR > 1 && $9 != 0 { print $9; exit }' "$tsv")
+		if [ -n "$app" ]; then
+			echo "The client side: $(sed -n 's/.*client side: \([^;(]*\).*/\1/p' "$d/meta.txt" | sed 's/ *$//'), the server at knob; on the client"
+			echo "nothing (off), the knob on the NFS mount's own bdi, or vm.dirty_background_bytes, at"
+			echo "$(sed -n 's/.*global knob at \([0-9]*\) bytes.*/\1/p' "$d/meta.txt" | awk '{ printf "%d", $1 / 1048576 }') MiB; median [min-max]:"
+			echo
+			echo "| metric | client off | client knob | client global |"
+			echo "|---|---|---|---|"
+			for m in mib_s close_s commit_rtt_ms; do
+				echo "| $m$(for cs in client-off client-knob client-global; do printf ' | %s' "$(cell "$tsv" knob "$m@client_setting=$cs@app_mib_s=$app")"; done) |"
+			done | sed 's/| mib_s/| MiB\/s/; s/| close_s/| close s/; s/| commit_rtt_ms/| COMMIT ms/'
+			echo
+		fi
+		s5_plot "$d" "$fs" && echo "![S5 $fs: the server's dirty amount over time]($profile-s5-$fs.png)"
+		echo
+	done
+}
+
+# s5_plot DIR FS: the server's dirty amount over time, NFSv3, one client,
+# 1 MiB records on the first link, first repetition, off vs knob vs tuned
+s5_plot() {
+	local d=$1 fs=$2 set plots=() f l
+	l=$(awk -F'\t' 'NR == 2 { print $5 }' "$d/s5.tsv")
+	for set in off knob global tuned; do
+		f=$d/series/s5-$fs-v3-$l-1c-1m-$set-client-off-0-1.dirty
+		[ -f "$f" ] || return 1
+		awk 'NR == 1 { t0 = $1 } { printf "%.2f %.2f\n", $1 - t0, $2 / 1024 }' "$f" >"$tmp/s5-$set.dat"
+		plots+=("'$tmp/s5-$set.dat' using 1:2 with lines lw 2 title '$set'")
+	done
+	gnuplot <<-GP
+		set terminal png size 800,400
+		set output '$docdir/$profile-s5-$fs.png'
+		set title 'S5 on $fs: dirty page cache of the server'"'"'s export while a client writes over NFSv3, $l'
+		set xlabel 'seconds'
+		set ylabel 'dirty MiB'
+		set grid
+		set key top left
+		plot $(IFS=,; echo "${plots[*]}")
+	GP
+}
+
 s6_section() {
 	local d fs tsv
 	section S6 "collateral writeback of a short-lived file on a device that was not tuned" || return 0
@@ -356,6 +455,7 @@ mkdir -p "$docdir"
 	s2_section
 	s3_section
 	s4_section
+	s5_section
 	s6_section
 	s7_section
 } >"$tables"

@@ -8,6 +8,9 @@
 #
 # -k boots BZIMAGE instead of BASE's built kernel (for example a kernel of
 # an earlier version of the series, kept under build/kernels/).
+# S5_RECS, S5_VERS, S5_LINKS, S5_CLIENTS, S5_SETTINGS and S5_APP in the
+# environment replace S5's record sizes, NFS versions, link rates, client
+# counts, server settings and the client side's write rate (0: none).
 #
 # The quick profile runs S1 to S6 on ext4 (about 15 minutes), the full one
 # on ext4, XFS and btrfs with more repetitions and larger files; the scale
@@ -81,7 +84,7 @@ s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
 # Mbit link and 1 Gbit; the server's threshold is one second of its disk
 # (thresh), a client's one second of the 100 Mbit link; client guests of
 # 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
-s5_recs="4k 64k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
+s5_recs="4k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
 s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned"
 def_cases="S1 S2 S3 S4 S6" s7_mems=$gib
 case $profile in
@@ -96,6 +99,10 @@ nfs) s1_size=256 def_reps=3 def_fss="ext4 xfs btrfs" def_cases=S5 ;;
 *) usage "unknown profile '$profile' (quick, full, scale, nfs or smoke)" ;;
 esac
 cases=${cases:-$def_cases}
+# S5's lists can be narrowed for a shorter run (results then go to build/)
+for v in RECS VERS LINKS CLIENTS SETTINGS APP; do
+	eval "[ -z \"\${S5_$v:-}\" ] || { s5_${v,,}=\$S5_$v; custom_s5=1; }"
+done
 s5_nclients=$(printf '%s\n' $s5_clients | sort -n | tail -n 1)
 # S2 in the full profile runs about 64 s per disk, as seed 002's did (77 and
 # 154 s): the first second, before any background writeback starts, is then
@@ -105,7 +112,7 @@ scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
 s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")
 [ -z "$reps" ] || [[ $reps =~ ^[1-9][0-9]*$ ]] || usage "bad repetition count '$reps'"
-[ "$profile" = smoke ] || [ -n "$reps$fss" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
+[ "$profile" = smoke ] || [ -n "$reps$fss${custom_s5:-}" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
 # S3 (three writer counts times three settings per repetition) takes
 # longest: the full profile gives it 3 repetitions unless told. S4 pairs
 # the two kernels' boots: an even number of repetitions, so that each

@@ -72,6 +72,7 @@ bytes() {
 	esac
 }
 
+ip link set eth0 mtu "$NFS_MTU" || exit 1
 mount -t tmpfs -o size=$((size + 64))m tmpfs /srv/floor || exit 1
 nfs_server_start "$mnt" /srv/floor >/dev/null || { echo "bench-s5: the NFS server did not start" >&2; exit 1; }
 echo "bench-s5: exporting $mnt ($fs, bdi $bdi) and /srv/floor (tmpfs)"
@@ -87,7 +88,7 @@ while [ "$i" -le "$nclients" ]; do
 	done
 	i=$((i + 1))
 done
-header s5.tsv fs vers link clients rec setting client_setting rep mib total_s write_s close_s \
+header s5.tsv fs setting bdi vers link clients rec client_setting app_mib_s rep mib total_s write_s close_s \
 	mib_s commit_ops commit_rtt_ms write_ops peak_dirty_kib
 
 cur_link= cur_cset= nrun=0
@@ -119,7 +120,7 @@ run() {
 	s5_setting "$s"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	label=s5-$fs-v$vers-$link-${n}c-$rec-$s-$cset-$rep
+	label=s5-$fs-v$vers-$link-${n}c-$rec-$s-$cset-$app-$rep
 	(while :; do echo "$(now) $(awk '/^BdiReclaimable:/ { print $2 }' "$stats")"; sleep 0.2; done) \
 		>"series/$label.dirty" &
 	sampler=$!
@@ -145,7 +146,7 @@ run() {
 		END { printf "%.3f %.3f %.3f %d %.1f %d", t, w, c, co, co ? cr / co : 0, wo }')
 	rm -f /tmp/s5-res.* "$exp"/s5-*
 	mibs=$(awk -v m="$size" -v t="$1" 'BEGIN { printf "%.2f", m / t }')
-	row s5.tsv "$fs" "$vers" "$link" "$n" "$rec" "$s" "$cset" "$rep" "$size" "$1" "$2" "$3" \
+	row s5.tsv "$fs" "$s" "$bdi" "$vers" "$link" "$n" "$rec" "$cset" "$app" "$rep" "$size" "$1" "$2" "$3" \
 		"$mibs" "$4" "$5" "$6" "$peak"
 	echo "S5 $fs v$vers $link ${n} client(s) $rec $s${cset:+/$cset} rep $rep: $mibs MiB/s," \
 		"close $3 s, $4 COMMIT(s) of $5 ms, server peak dirty ${peak} kB"

@@ -7,6 +7,7 @@
 set -u
 [ $# -eq 1 ] || { echo "usage: nfs-client.sh TIMEOUT" >&2; exit 2; }
 . /run/files/nfs-lib.sh
+ip link set eth0 mtu "$NFS_MTU" || exit 1
 printf '#!/bin/sh\nexec sh /run/files/nfs-client-ctl.sh\n' >/tmp/ctl && chmod +x /tmp/ctl
 nc -ll -p "$NFS_PORT_CTL" -e /tmp/ctl &
 echo "nfs-client: $(ip -4 -o addr show dev eth0 | awk '{ print $4 }') listening on port $NFS_PORT_CTL"

@@ -4,6 +4,10 @@
 # shellcheck shell=sh
 
 NFS_PORT_CTL=7000	# the clients' control listener (nfs-client.sh)
+# Jumbo frames between the guests: under software emulation every frame
+# costs the same, whatever its size, and with 1500 bytes the emulated
+# guests, not the link, would set the rate
+NFS_MTU=9000
 
 # iproute2's, not busybox's applets (which the guest's shell prefers, and
 # which know no network namespaces, veth, ifb or tbf)
