@@ -187,6 +187,14 @@ paired() {
 	done | stats | awk '$1 == "-" { print "-"; next } { printf "%.1f %% [%.1f-%.1f %%]", $1, $2, $3 }'
 }
 
+# by_size: the words on stdin (4k, 1m, 10m; 100mbit, 1gbit), once each,
+# smallest first
+by_size() {
+	awk '!seen[$0]++ { v = $0 + 0; u = tolower($0); sub(/^[0-9.]+/, "", u)
+		m = (u ~ /^k/) ? 1e3 : (u ~ /^m/) ? 1e6 : (u ~ /^g/) ? 1e9 : 1
+		print v * m, $0 }' | sort -n | cut -d' ' -f2
+}
+
 s5_section() {
 	local d fs tsv bdi rec v l n f cs size disk bound app m sets="off knob global tuned"
 	section S5 "real NFS: the kernel NFS server exporting a throttled disk to client guests" || return 0
@@ -210,7 +218,7 @@ s5_section() {
 		echo
 		echo "| record | floor | off | knob | global | tuned | bound | off / bound | knob / bound | global / bound | tuned / bound |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|"
-		for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | sort -u | sort -h); do
+		for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | by_size); do
 			f="@vers=3@link=$l@clients=1@rec=$rec@app_mib_s=0"
 			bound=$(s5_bound "$f")
 			echo "| $rec | $(cells "$tsv" "mib_s$f" floor $sets) | $bound$(for set in $sets; do printf ' | %s' "$(pct "$(med "$tsv" "$set" "mib_s$f")" "$bound")"; done) |"
@@ -222,13 +230,14 @@ s5_section() {
 		echo
 		echo "| NFS | link | bound MiB/s | metric | off | knob | global | tuned |"
 		echo "|---|---|---|---|---|---|---|---|"
-		for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | sort -u | sort -h); do
+		for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | by_size); do
 			for v in $(awk -F'\t' -v l="$l" 'NR > 1 && $5 == l && $7 == "1m" && $6 == 1 && $9 == 0 { print $4 }' "$tsv" | sort -u); do
 				f="@vers=$v@link=$l@clients=1@rec=1m@app_mib_s=0"
 				echo "| v$v | $l | $(s5_bound "$f") | MiB/s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "mib_s$f")"; done) |"
 				echo "| | | | close s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "close_s$f")"; done) |"
 				echo "| | | | COMMIT ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "commit_rtt_ms$f")"; done) |"
 				echo "| | | | peak dirty MiB$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
+				echo "| | | | TCP retransmits$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "retrans$f")"; done) |"
 			done
 		done
 		echo
@@ -247,9 +256,9 @@ s5_section() {
 		fi
 		app=$(awk -F'\t' 'NR > 1 && $9 != 0 { print $9; exit }' "$tsv")
 		if [ -n "$app" ]; then
-			echo "The client side: $(sed -n 's/.*client side: \([^;(]*\).*/\1/p' "$d/meta.txt" | sed 's/ *$//'), the server at knob; on the client"
-			echo "nothing (off), the knob on the NFS mount's own bdi, or vm.dirty_background_bytes, at"
-			echo "$(sed -n 's/.*global knob at \([0-9]*\) bytes.*/\1/p' "$d/meta.txt" | awk '{ printf "%d", $1 / 1048576 }') MiB; median [min-max]:"
+			echo "The client side: one client writes $size MiB at $app MiB/s and closes the file, the server at"
+			echo "knob; on the client nothing (off), the knob on the NFS mount's own bdi, or"
+			echo "vm.dirty_background_bytes, at $(sed -n 's/.*global knob at \([0-9]*\) bytes.*/\1/p' "$d/meta.txt" | awk '{ printf "%d", $1 / 1048576 }') MiB; median [min-max]:"
 			echo
 			echo "| metric | client off | client knob | client global |"
 			echo "|---|---|---|---|"

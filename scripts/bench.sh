@@ -176,34 +176,60 @@ s7_gather() {
 # s5_run DIR FS: one S5 run: the server guest and the client guests at
 # once on a hub of their own; rows, series and consoles into DIR
 s5_run() {
-	local r=$TOP/build/bench/$base/S5-$2 hub pids=() i rc=0 t=$((3600 * gib))
+	local r=$TOP/build/bench/$base/S5-$2 hub pids=() i rc=0 t=$((3600 * gib)) lock
 	rm -rf "$r"
 	mkdir -p "$r"
-	# a hub of this run's own: the port from the process number
-	hub=$((20000 + $$ % 40000))
+	# a hub of this run's own: the first port whose lock this run takes
+	# (other runs on the machine hold theirs)
+	for hub in $(seq 40000 40099); do
+		lock=$TOP/build/bench/hub-$hub.lock
+		mkdir "$lock" 2>/dev/null && break
+		# a lock left by a run that died
+		kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null || { rm -rf "$lock"; mkdir "$lock" 2>/dev/null && break; }
+		lock=
+	done
+	[ -n "$lock" ] || die "no free hub port in 40000-40099 (locks in build/bench/hub-*.lock)"
+	echo $$ >"$lock/pid"
 	cat >"$r/s5.conf" <<-EOF
 	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh
 	app_rate=$s5_app settings="$s5_settings" recs="$s5_recs" vers="$s5_vers" links="$s5_links"
 	clients="$s5_clients" nclients=$s5_nclients
 	EOF
 	say "S5 on $2: server and $s5_nclients client guest(s) on hub $hub (consoles in ${r#"$TOP"/}/*/console.log)"
-	bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -s "^S5 |^bench-s5" -m "$mem" -c "$cpus" -t "$t" \
-		-o "$r/server" -n "$hub:1" "${disks[@]}" "${GUEST_FILES[@]}" -f "$r/s5.conf" \
-		"$meta_cmd; sh /run/files/bench-s5.sh /mnt/vdb $2" &
-	pids+=($!)
 	for i in $(seq "$s5_nclients"); do
-		bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -s "^nfs-client: no quit" -m 1G -c 1 -t "$t" \
+		bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -m 1G -c 1 -t "$t" \
 			-o "$r/client-$i" -n "$hub:$((10 + i))" "${GUEST_FILES[@]}" \
 			"sh /run/files/nfs-client.sh $((t - 60))" >"$r/client-$i.log" 2>&1 &
 		pids+=($!)
 	done
-	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" || { rc=$?; [ "$i" = 0 ] && echo "$PROG: S5 server on $2 failed (exit $rc); see ${r#"$TOP"/}/server/console.log" >&2; }
+	bash "$TOP/scripts/vm-run.sh" -k "$kernel_patched" -q -s "^S5 |^bench-s5" -m "$mem" -c "$cpus" -t "$t" \
+		-o "$r/server" -n "$hub:1" "${disks[@]}" "${GUEST_FILES[@]}" -f "$r/s5.conf" \
+		"$meta_cmd; sh /run/files/bench-s5.sh /mnt/vdb $2" || rc=$?
+	# the server tells the clients to quit when it ends; a client still
+	# running a minute later has hung
+	for i in $(seq 60); do
+		kill -0 "${pids[@]}" 2>/dev/null || break
+		sleep 1
 	done
-	[ "$rc" = 0 ] || { echo "$PROG: S5 on $2 failed; see ${r#"$TOP"/}/" >&2; exit "$rc"; }
+	for i in "${!pids[@]}"; do
+		if kill -0 "${pids[$i]}" 2>/dev/null; then
+			pkill -KILL -f "qemu-system-x86_64.*-pidfile $r/client-$((i + 1))/qemu.pid" 2>/dev/null
+			wait "${pids[$i]}" 2>/dev/null
+			echo "$PROG: S5 client $((i + 1)) on $2 did not end with the server; stopped it" >&2
+			[ "$rc" != 0 ] || rc=1
+		else
+			wait "${pids[$i]}" || { [ "$rc" != 0 ] || rc=1; echo "$PROG: S5 client $((i + 1)) on $2 failed; see ${r#"$TOP"/}/client-$((i + 1))/console.log" >&2; }
+		fi
+	done
+	rm -rf "$lock"
+	[ "$rc" = 0 ] || { echo "$PROG: S5 on $2 failed (exit $rc); see ${r#"$TOP"/}/server/console.log and client-*/console.log" >&2; exit "$rc"; }
 	cp -r "$r/server/results/." "$1/"
 	cat "$r/server/console.log" >"$1/console.log"
-	for i in $(seq "$s5_nclients"); do cat "$r/client-$i/console.log" >>"$1/console.log"; done
+	mkdir -p "$1/clients"
+	for i in $(seq "$s5_nclients"); do
+		cat "$r/client-$i/console.log" >>"$1/console.log"
+		cp "$r/client-$i/results/mountstats.txt" "$1/clients/mountstats-$i.txt" 2>/dev/null
+	done
 }
 
 run_case() {

@@ -5,7 +5,8 @@
 # client guests (nfs-client.sh, at 10.0.0.11 and up) one command at a time
 # through their control port. Every run: each of N clients writes its
 # share of SIZE_MIB to its own file and closes it (the COMMIT), the
-# server's dirty amount on the export's bdi sampled meanwhile.
+# server's dirty amount on the export's bdi sampled meanwhile; the run's
+# time is the server's, from the go to the last client's answer.
 #
 #   bench-s5.sh MNT FS        parameters in /run/files/s5.conf:
 #     reps size disk_mib_s thresh client_thresh app_rate settings
@@ -23,7 +24,8 @@
 # one client writing at app_rate MiB/s, with its own NFS mount's bdi knob
 # at client_thresh, vm.dirty_background_bytes at client_thresh, or neither.
 #
-# Rows in s5.tsv, dirty time series in series/.
+# Rows in s5.tsv, dirty time series in series/. Every client is told to
+# quit when this script ends, whatever the reason.
 set -u
 [ $# -eq 2 ] || { echo "usage: bench-s5.sh MNT FS" >&2; exit 2; }
 mnt=$1 fs=$2
@@ -34,11 +36,12 @@ bench_init "$mnt"
 stats=/sys/kernel/debug/bdi/$bdi/stats
 mkdir -p series /srv/floor
 vm_dirty="dirty_ratio dirty_background_ratio dirty_expire_centisecs dirty_writeback_centisecs"
-for v in $vm_dirty; do eval "def_$v=\$(cat /proc/sys/vm/$v)"; done
+for sysctl in $vm_dirty; do eval "def_$sysctl=\$(cat /proc/sys/vm/$sysctl)"; done
 
 # s5_setting NAME: bench-lib's settings, and tuned; every sysctl back to
 # its default first
 s5_setting() {
+	local v
 	for v in $vm_dirty; do eval "echo \$def_$v" >"/proc/sys/vm/$v"; done
 	case $1 in
 	floor) setting off ;;
@@ -53,16 +56,24 @@ s5_setting() {
 	esac
 }
 
-# ctl N CMD...: send CMD to client N; prints its answer (without "ok")
+# ctl N CMD...: send CMD to client N and print its answer (without "ok");
+# a client that does not answer within 900 s has failed
 ctl() {
-	h=$1
+	local h=$1 a
 	shift
-	a=$(echo "$*" | nc "10.0.0.$((10 + h))" "$NFS_PORT_CTL" 2>/dev/null | tail -n 1)
+	a=$(echo "$*" | timeout 900 nc "10.0.0.$((10 + h))" "$NFS_PORT_CTL" 2>/dev/null | tail -n 1)
 	case $a in
 	ok*) echo "${a#ok}" ;;
 	*) echo "bench-s5: client $h: '$*': ${a:-no answer}" >&2; return 1 ;;
 	esac
 }
+
+# all_clients CMD...: ctl every client guest
+all_clients() {
+	local i=1
+	while [ "$i" -le "$nclients" ]; do ctl "$i" "$@" >/dev/null || return 1; i=$((i + 1)); done
+}
+trap 'all_clients quit 2>/dev/null' EXIT
 
 bytes() {
 	case $1 in
@@ -78,29 +89,27 @@ nfs_server_start "$mnt" /srv/floor >/dev/null || { echo "bench-s5: the NFS serve
 echo "bench-s5: exporting $mnt ($fs, bdi $bdi) and /srv/floor (tmpfs)"
 warm_up "$mnt"
 nfs_grace_wait
-i=1
+# the clients boot beside the server: give them as long as two boots take
+i=1 end=$(($(cut -d. -f1 /proc/uptime) + 600))
 while [ "$i" -le "$nclients" ]; do
-	t=0
 	until ctl "$i" ping >/dev/null 2>&1; do
-		[ "$t" -lt 300 ] || { echo "bench-s5: client $i did not answer in 300 s" >&2; exit 1; }
+		[ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ] ||
+			{ echo "bench-s5: client $i did not answer within 600 s" >&2; exit 1; }
 		sleep 2
-		t=$((t + 2))
 	done
 	i=$((i + 1))
 done
 header s5.tsv fs setting bdi vers link clients rec client_setting app_mib_s rep mib total_s write_s close_s \
-	mib_s commit_ops commit_rtt_ms write_ops peak_dirty_kib
+	mib_s commit_ops commit_rtt_ms write_ops retrans peak_dirty_kib
 
 cur_link= cur_cset= nrun=0
 # run VERS LINK N REC SETTING REP APP_RATE CLIENT_SETTING
 run() {
-	vers=$1 link=$2 n=$3 rec=$4 s=$5 rep=$6 app=$7 cset=$8
-	exp=$mnt
+	local vers=$1 link=$2 n=$3 rec=$4 s=$5 rep=$6 app=$7 cset=$8
+	local exp=$mnt i m label sampler pids p failed peak each t0 t1 total mib
 	[ "$s" = floor ] && exp=/srv/floor
 	if [ "$link" != "$cur_link" ]; then
-		link_rate eth0 "$link" && link_rate_in eth0 "$link" || return 1
-		i=1
-		while [ "$i" -le "$nclients" ]; do ctl "$i" rate "$link" >/dev/null || return 1; i=$((i + 1)); done
+		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
 		cur_link=$link
 	fi
 	i=1
@@ -109,7 +118,7 @@ run() {
 		if [ "$m" != "$vers $exp" ]; then
 			ctl "$i" mount "$vers" "$exp" >/dev/null || return 1
 			eval "mounted_$i='$vers $exp'"
-			cur_cset=
+			[ "$i" = 1 ] && cur_cset=
 		fi
 		i=$((i + 1))
 	done
@@ -118,14 +127,21 @@ run() {
 		cur_cset=$cset
 	fi
 	s5_setting "$s"
+	each=$((size / n))
+	mib=$((each * n))
+	nrun=$((nrun + 1))
+	# everything settled before the go: the clients' caches dropped and
+	# their counters read, the server's disk idle and its cache dropped
+	i=1
+	while [ "$i" -le "$n" ]; do ctl "$i" prep >/dev/null || return 1; i=$((i + 1)); done
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	label=s5-$fs-v$vers-$link-${n}c-$rec-$s-$cset-$app-$rep
 	(while :; do echo "$(now) $(awk '/^BdiReclaimable:/ { print $2 }' "$stats")"; sleep 0.2; done) \
 		>"series/$label.dirty" &
 	sampler=$!
-	each=$((size / n)) pids=
-	nrun=$((nrun + 1))
+	pids= failed=0
+	t0=$(now)
 	i=1
 	while [ "$i" -le "$n" ]; do
 		# a new name every run: no client holds a handle of a removed file
@@ -133,41 +149,42 @@ run() {
 		pids="$pids $!"
 		i=$((i + 1))
 	done
-	wait_ok=0
-	for p in $pids; do wait "$p" || wait_ok=1; done
+	for p in $pids; do wait "$p" || failed=1; done
+	t1=$(now)
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
-	[ "$wait_ok" = 0 ] || return 1
+	[ "$failed" = 0 ] || return 1
 	peak=-
 	[ "$s" = floor ] || peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
+	total=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 	set -- $(cat /tmp/s5-res.*[0-9] | awk '
-		{ if ($1 > w) w = $1; if ($2 > c) c = $2; if ($1 + $2 > t) t = $1 + $2
-		  co += $3; cr += $4; wo += $5 }
-		END { printf "%.3f %.3f %.3f %d %.1f %d", t, w, c, co, co ? cr / co : 0, wo }')
+		{ if ($1 > w) w = $1; if ($2 > c) c = $2; co += $3; cr += $4; wo += $5; rt += $6 }
+		END { printf "%.3f %.3f %d %.1f %d %d", w, c, co, co ? cr / co : 0, wo, rt }')
 	rm -f /tmp/s5-res.* "$exp"/s5-*
-	mibs=$(awk -v m="$size" -v t="$1" 'BEGIN { printf "%.2f", m / t }')
-	row s5.tsv "$fs" "$s" "$bdi" "$vers" "$link" "$n" "$rec" "$cset" "$app" "$rep" "$size" "$1" "$2" "$3" \
-		"$mibs" "$4" "$5" "$6" "$peak"
-	echo "S5 $fs v$vers $link ${n} client(s) $rec $s${cset:+/$cset} rep $rep: $mibs MiB/s," \
-		"close $3 s, $4 COMMIT(s) of $5 ms, server peak dirty ${peak} kB"
+	row s5.tsv "$fs" "$s" "$bdi" "$vers" "$link" "$n" "$rec" "$cset" "$app" "$rep" "$mib" "$total" "$1" "$2" \
+		"$(awk -v m="$mib" -v t="$total" 'BEGIN { printf "%.2f", m / t }')" "$3" "$4" "$5" "$6" "$peak"
+	echo "S5 $fs v$vers $link ${n} client(s) $rec $s${cset:+/$cset} rep $rep:" \
+		"$(awk -v m="$mib" -v t="$total" 'BEGIN { printf "%.2f", m / t }') MiB/s, close $2 s," \
+		"$3 COMMIT(s) of $4 ms, $6 TCP retransmits, server peak dirty ${peak} kB"
 }
 
 set -- $links
 first_link=$1
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for rec in $recs; do
-		for s in $settings; do run 3 "$first_link" 1 "$rec" "$s" "$rep" 0 client-off || exit 1; done
+	for r in $recs; do
+		for st in $settings; do run 3 "$first_link" 1 "$r" "$st" "$rep" 0 client-off || exit 1; done
 	done
-	for link in $links; do
-		for v in $vers; do
-			[ "$v" = 3 ] && [ "$link" = "$first_link" ] && case " $recs " in *" 1m "*) continue ;; esac
-			for s in $settings; do run "$v" "$link" 1 1m "$s" "$rep" 0 client-off || exit 1; done
+	for l in $links; do
+		for nv in $vers; do
+			# NFSv3 at 1 MiB on the first link is a row of the sweep above
+			[ "$nv" = 3 ] && [ "$l" = "$first_link" ] && case " $recs " in *" 1m "*) continue ;; esac
+			for st in $settings; do run "$nv" "$l" 1 1m "$st" "$rep" 0 client-off || exit 1; done
 		done
 	done
-	for n in $clients; do
-		[ "$n" = 1 ] && continue
-		for s in $settings; do run 3 "$first_link" "$n" 1m "$s" "$rep" 0 client-off || exit 1; done
+	for ncl in $clients; do
+		[ "$ncl" = 1 ] && continue
+		for st in $settings; do run 3 "$first_link" "$ncl" 1m "$st" "$rep" 0 client-off || exit 1; done
 	done
 	if [ "$app_rate" != 0 ]; then
 		for cs in client-off client-knob client-global; do
@@ -177,6 +194,4 @@ while [ "$rep" -le "$reps" ]; do
 	rep=$((rep + 1))
 done
 s5_setting off
-i=1
-while [ "$i" -le "$nclients" ]; do ctl "$i" quit >/dev/null; i=$((i + 1)); done
 rpc.nfsd 0

@@ -8,10 +8,13 @@
 #   tune off|knob|global BYTES
 #                       the client's own writeback: defaults, the knob on
 #                       the NFS mount's bdi, or vm.dirty_background_bytes
+#   prep                before a write: sync, drop the caches, note the
+#                       counters the write's answer is counted from
 #   write NAME REC SIZE_MIB RATE_MIB
 #                       write /mnt/nfs/NAME (paced-write; RATE_MIB 0: full
 #                       speed) and close it; answers "ok write_s close_s
-#                       commit_ops commit_rtt_ms write_ops write_rtt_ms"
+#                       commit_ops commit_rtt_ms write_ops tcp_retransmits"
+#                       counted from the last prep
 #   ping                answer ok
 #   quit                end the client guest
 set -u
@@ -41,14 +44,20 @@ tune)
 	esac
 	echo ok
 	;;
-write)
+prep)
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	set -- $(nfs_opstat "$mnt" COMMIT) $(nfs_opstat "$mnt" WRITE)
-	c0=$1 r0=$2 w0=$4 wr0=$5
+	echo "$(nfs_opstat "$mnt" COMMIT) $(nfs_opstat "$mnt" WRITE) $(tcp_retrans)" >/tmp/prep
+	echo ok
+	;;
+write)
+	[ -f /tmp/prep ] || err "write without prep"
+	set -- $(cat /tmp/prep)
+	c0=$1 r0=$2 w0=$4 rt0=$7
+	rm -f /tmp/prep
 	t=$(/run/files/paced-write "$mnt/$a" "$b" $((c << 20)) $((d << 20)) 2>&1) || err "$t"
-	set -- $(nfs_opstat "$mnt" COMMIT) $(nfs_opstat "$mnt" WRITE)
-	echo "ok $t $(($1 - c0)) $(($2 - r0)) $(($4 - w0)) $(($5 - wr0))"
+	set -- $(nfs_opstat "$mnt" COMMIT) $(nfs_opstat "$mnt" WRITE) $(tcp_retrans)
+	echo "ok $t $(($1 - c0)) $(($2 - r0)) $(($4 - w0)) $(($7 - rt0))"
 	;;
 ping) echo ok ;;
 quit)

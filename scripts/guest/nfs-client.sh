@@ -16,6 +16,6 @@ until [ -e /tmp/quit ]; do
 	[ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ] || { echo "nfs-client: no quit after $1 s" >&2; exit 1; }
 	sleep 1
 done
+cp /proc/self/mountstats mountstats.txt 2>/dev/null
 grep -q ' /mnt/nfs ' /proc/mounts && umount /mnt/nfs
-cp /proc/self/mountstats . 2>/dev/null
 echo "nfs-client: told to quit"

@@ -15,15 +15,18 @@ ip() { /usr/sbin/ip "$@"; }
 tc() { /usr/sbin/tc "$@"; }
 
 # nfs_server_start DIR...: export each DIR (read-write, root as root,
-# synchronous: COMMIT writes to disk) to 10.0.0.0/8 with the kernel's NFS
-# server (v3, v4.2), rpcbind and mountd. NFSv4's grace period, in which
-# no file may be created, is cut to its minimum.
+# sync: a COMMIT returns once the data is on disk) to 10.0.0.0/8 with the
+# kernel's NFS server (v3, v4.2), rpcbind and mountd. NFSv4's grace
+# period, in which no file may be created, is cut to its minimum.
 nfs_server_start() {
+	local d n=0
 	mkdir -p /var/lib/nfs/v4recovery /run/rpcbind /proc/fs/nfsd
 	grep -q ' /proc/fs/nfsd ' /proc/mounts || mount -t nfsd nfsd /proc/fs/nfsd || return 1
 	: >/etc/exports
 	for d in "$@"; do
-		echo "$d 10.0.0.0/8(rw,sync,no_root_squash,no_subtree_check,insecure)" >>/etc/exports
+		# an fsid of its own: a tmpfs has no device to name it by
+		n=$((n + 1))
+		echo "$d 10.0.0.0/8(rw,sync,no_root_squash,no_subtree_check,insecure,fsid=$n)" >>/etc/exports
 	done
 	rpcbind -w || { echo "nfs: rpcbind did not start" >&2; return 1; }
 	exportfs -ra || return 1
@@ -53,8 +56,8 @@ link_rate_in() {
 # nfs_mount SERVER:PATH MNT VERS: mount with the given NFS version (3,
 # 4.2) over TCP, no lock daemon; retried while the server comes up
 nfs_mount() {
+	local i=0
 	mkdir -p "$2"
-	i=0
 	until mount.nfs "$1" "$2" -o "vers=$3,proto=tcp,nolock" 2>/tmp/nfs-mount.err; do
 		i=$((i + 1))
 		[ "$i" -lt 60 ] || { cat /tmp/nfs-mount.err >&2; return 1; }
@@ -69,6 +72,12 @@ nfs_opstat() {
 		$1 == "device" { here = ($5 == m) }
 		here && $1 == op { print $2, $8, $9; found = 1; exit }
 		END { if (!found) print 0, 0, 0 }' /proc/self/mountstats
+}
+
+# tcp_retrans: TCP segments retransmitted so far (/proc/net/snmp)
+tcp_retrans() {
+	awk '$1 == "Tcp:" { if (!n) { for (i = 1; i <= NF; i++) if ($i == "RetransSegs") f = i; n = 1 } else print $f }' \
+		/proc/net/snmp
 }
 
 now() { cut -d' ' -f1 /proc/uptime; }

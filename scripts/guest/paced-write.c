@@ -75,8 +75,13 @@ int main(int argc, char **argv)
 		done += w;
 		if (rate) {
 			due = t0 + (double)done / rate;
-			while (now() < due)
-				usleep((useconds_t)((due - now()) * 1e6) + 1);
+			for (;;) {
+				double left = due - now();
+
+				if (left <= 0)
+					break;
+				usleep((useconds_t)(left * 1e6) + 1);
+			}
 		}
 	}
 	t1 = now();
