@@ -13,17 +13,16 @@ SERIES_VERSION := 1
 # committed as a deterministic base), its kernel and initramfs. `make check`
 # runs on every base listed here; `make BASE=<base> ...` picks one; the
 # first is the default.
-BASES := 6.12 7.2
+BASES := 6.12 7.2 6.1
 DEB_VERSION_6.12 := 6.12.117-1~deb12u1
 DEB_VERSION_7.2  := 7.2.13-1
+DEB_VERSION_6.1  := 6.1.192-3
 # A source package that the machine's own Debian release (bookworm) does not
 # carry is fetched from these suites of the same mirror; nothing else is.
 DEB_SUITES_7.2   := unstable trixie-backports
 # The base whose series is posted upstream (to linux-mm): its export
 # addresses the patches to whom scripts/get_maintainer.pl names.
 UPSTREAM_BASE := 7.2
-# The 6.1 backport's base, not yet a series (not in BASES).
-DEB_VERSION_6.1  := 6.1.192-3
 
 # kselftest targets the workbench installs into the guest and whose config
 # fragments are merged into the kernel config.

@@ -273,26 +273,17 @@ s5_section() {
 }
 
 # s5_plot DIR FS: the server's dirty amount over time, NFSv3, one client,
-# 1 MiB records on the first link, first repetition, off vs knob vs tuned
+# 1 MiB records on the first link, first repetition, the settings run
 s5_plot() {
-	local d=$1 fs=$2 set plots=() f l
-	l=$(awk -F'\t' 'NR == 2 { print $5 }' "$d/s5.tsv")
+	local l set f=()
+	l=$(awk -F'\t' 'NR == 2 { print $5 }' "$1/s5.tsv")
 	for set in off knob global tuned; do
-		f=$d/series/s5-$fs-v3-$l-1c-1m-$set-client-off-0-1.dirty
-		[ -f "$f" ] || return 1
-		awk 'NR == 1 { t0 = $1 } { printf "%.2f %.2f\n", $1 - t0, $2 / 1024 }' "$f" >"$tmp/s5-$set.dat"
-		plots+=("'$tmp/s5-$set.dat' using 1:2 with lines lw 2 title '$set'")
+		[ ! -f "$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty" ] ||
+			f+=("$set=$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty")
 	done
-	gnuplot <<-GP
-		set terminal png size 800,400
-		set output '$docdir/$profile-s5-$fs.png'
-		set title 'S5 on $fs: dirty page cache of the server'"'"'s export while a client writes over NFSv3, $l'
-		set xlabel 'seconds'
-		set ylabel 'dirty MiB'
-		set grid
-		set key top left
-		plot $(IFS=,; echo "${plots[*]}")
-	GP
+	[ ${#f[@]} -ge 2 ] || return 1
+	dirty_plot "$docdir/$profile-s5-$2.png" \
+		"S5 on $2: dirty page cache of the server's export while a client writes over NFSv3, $l" "${f[@]}"
 }
 
 s6_section() {
@@ -337,26 +328,37 @@ s1_section() {
 	echo
 }
 
-# s1_plot DIR FS: the device's dirty amount over time, first repetition,
-# off vs knob vs global.
-s1_plot() {
-	local d=$1 fs=$2 set plots=() f
-	for set in off knob global; do
-		f=$d/series/s1-$fs-$set-1.dirty
-		[ -f "$f" ] || return 1
-		awk 'NR == 1 { t0 = $1 } { printf "%.2f %.2f\n", $1 - t0, $2 / 1024 }' "$f" >"$tmp/$set.dat"
-		plots+=("'$tmp/$set.dat' using 1:2 with lines lw 2 title '$set'")
+# dirty_plot PNG TITLE LABEL=FILE...: dirty time series (uptime_s
+# dirty_kib per line), each from its first sample, in one plot; fails when
+# a file is missing
+dirty_plot() {
+	local png=$1 title=$2 a plots=() n=0
+	shift 2
+	for a in "$@"; do
+		[ -f "${a#*=}" ] || return 1
+		n=$((n + 1))
+		awk 'NR == 1 { t0 = $1 } { printf "%.2f %.2f\n", $1 - t0, $2 / 1024 }' "${a#*=}" >"$tmp/dirty-$n.dat"
+		plots+=("'$tmp/dirty-$n.dat' using 1:2 with lines lw 2 title '${a%%=*}'")
 	done
 	gnuplot <<-GP
 		set terminal png size 800,400
-		set output '$docdir/$profile-s1-$fs.png'
-		set title 'S1 on $fs: dirty page cache of the device while the stream arrives, then fsync'
+		set output '$png'
+		set title "$title"
 		set xlabel 'seconds'
 		set ylabel 'dirty MiB'
 		set grid
 		set key top left
 		plot $(IFS=,; echo "${plots[*]}")
 	GP
+}
+
+# s1_plot DIR FS: the device's dirty amount over time, first repetition,
+# off vs knob vs global.
+s1_plot() {
+	dirty_plot "$docdir/$profile-s1-$2.png" \
+		"S1 on $2: dirty page cache of the device while the stream arrives, then fsync" \
+		off="$1/series/s1-$2-off-1.dirty" knob="$1/series/s1-$2-knob-1.dirty" \
+		global="$1/series/s1-$2-global-1.dirty"
 }
 
 s7_section() {
