@@ -112,14 +112,14 @@ stress: kernel initramfs $(if $(DEBUG),kernel-debug)
 integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
 
-## bench        benchmarks (PROFILE=quick|full, CASES="S1 S2 S3 S4 S6", FS="ext4 xfs btrfs",
+## bench        benchmarks (PROFILE=quick|full|scale|nfs, CASES="S1 ... S7" (default: the profile's), FS="ext4 xfs btrfs",
 ##              REPS=N, GUEST_GIB=2): quick: ext4 only, about 15 min; full: all three
-##              filesystems; results of a whole profile under Documentation/benchmarks/BASE/results/,
+##              filesystems; scale: S7; nfs: S5 (real NFS) on all three;
+##              results of a whole profile under Documentation/benchmarks/BASE/results/,
 ##              of any other run under build/bench-results/BASE/. S4 needs 'make prefixes WITH_BASE=1'
 PROFILE ?= quick
-CASES ?= S1 S2 S3 S4 S6
 bench: kernel initramfs
-	@bash $(S)/bench.sh -p $(PROFILE) -c "$(CASES)" $(if $(FS),-f "$(FS)") $(if $(REPS),-r $(REPS)) \
+	@bash $(S)/bench.sh -p $(PROFILE) $(if $(CASES),-c "$(CASES)") $(if $(FS),-f "$(FS)") $(if $(REPS),-r $(REPS)) \
 		$(if $(GUEST_GIB),-m $(GUEST_GIB))
 
 ## bench-report the tables and plots from the results (no VM run)
