@@ -90,10 +90,13 @@ check: setup tools
 
 ## check-full   `make check` plus what does not fit CI's time: on every base the
 ##              debug kernel, the kselftest, STRESS_SECS (300) s of stress and the
-##              integrity runs on it
+##              integrity runs on it, the i386 kselftest, and the tools on the
+##              unpatched kernel (built with every prefix when it is missing)
 check-full: setup tools
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel kernel-debug initramfs || exit 1; \
+		test -f build/kernels/$$b-0.bzImage || \
+			$(MAKE) --no-print-directory BASE=$$b WITH_BASE=1 prefixes || exit 1; \
 	done
 	@FULL=1 bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
 

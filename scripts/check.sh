@@ -86,7 +86,7 @@ fi
 # of the output still shows it
 for k in "${!failures[@]}"; do
 	say "why ${failures[$k]} failed (from ${faillogs[$k]#"$TOP"/}):"
-	grep -E 'not ok|FAIL|Expected|Totals:|error|timed out|SKIP' "${faillogs[$k]}" | tail -n 12 | sed 's/^/    /'
+	grep -E 'NOT OK|not ok|FAIL|Expected|Totals:|error|timed out|SKIP' "${faillogs[$k]}" | tail -n 12 | sed 's/^/    /'
 done
 say "done in $(($(date +%s) - t_all)) s${failures[*]:+; failed: ${failures[*]}}"
 printf '%s\n' "${summary[@]}"

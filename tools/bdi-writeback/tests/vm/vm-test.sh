@@ -156,11 +156,14 @@ auto_checks() {
 	v=$(attr "$b")
 	check "$b: $v is the estimate x 0.25 s, at least 1 MiB" \
 		[ "$v" -ge "$MiB" -a "$v" -lt "$(sized "$k2" 2)" ]
-	# the counters, while a writer keeps the disk busy
-	(write "$m" auto-2 96) &
+	# the counters, while a writer keeps the disk busy for the whole window
+	# (one big write can be over before the window opens on a fast device)
+	rm -f /tmp/auto-stop
+	(while [ ! -e /tmp/auto-stop ]; do write "$m" auto-2 32; done) &
 	w=$!
 	sleep 0.5
 	run 0 "auto --source counters --window 3 $t" $BW auto --source counters --window 3 "$t"
+	touch /tmp/auto-stop
 	wait "$w"
 	v=$(attr "$b")
 	check "set output says it used the I/O counters" has "I/O counters of"
