@@ -95,8 +95,8 @@ full) s1_size=256 s1_rate=16 s2_slow=512 s2_fast=2048 s3_total=256 s4_size=512 s
 	def_fss="ext4 xfs btrfs" ;;
 scale) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=2 def_fss=ext4 \
 	def_cases=S7 s7_mems="2 8 16" ;;
-# nfs: 43 NFS runs of 256 MiB per repetition and filesystem, about 20 min;
-# two repetitions on three filesystems take 2 h (REPS=3: 3 h)
+# nfs: 43 NFS runs of 256 MiB per repetition and filesystem, about 16 min;
+# two repetitions on three filesystems took 6031 s here (REPS=3: about 2.5 h)
 nfs) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=2 \
 	def_fss="ext4 xfs btrfs" def_cases=S5 ;;
 *) usage "unknown profile '$profile' (quick, full, scale, nfs or smoke)" ;;
