@@ -29,6 +29,11 @@ frag=$obj/i386.config
 {
 	grep -v '^CONFIG_64BIT=' "$TOP/scripts/kernel.config"
 	cat "$tree/tools/testing/selftests/bdi/config"
+	# the 32-bit time syscalls a 32-bit time_t userland calls (glibc's
+	# clock_nanosleep() and nanosleep() among them), as every i386 distro
+	# kernel has them; tinyconfig leaves them out and the kselftest's
+	# sleeps fail with ENOSYS
+	echo CONFIG_COMPAT_32BIT_TIME=y
 } >"$frag.new"
 kmake() { make -C "$tree" O="$obj" ARCH=i386 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 if ! cmp -s "$frag.new" "$frag" || [ ! -f "$obj/.config" ]; then
@@ -39,7 +44,7 @@ if ! cmp -s "$frag.new" "$frag" || [ ! -f "$obj/.config" ]; then
 	mv "$frag.new" "$frag"
 fi
 rm -f "$frag.new"
-for o in X86_32 BLK_DEV_LOOP DEBUG_FS CGROUP_WRITEBACK SERIAL_8250_CONSOLE BLK_DEV_INITRD; do
+for o in X86_32 COMPAT_32BIT_TIME BLK_DEV_LOOP DEBUG_FS CGROUP_WRITEBACK SERIAL_8250_CONSOLE BLK_DEV_INITRD; do
 	grep -qx "CONFIG_$o=y" "$obj/.config" || die "the i386 config lacks CONFIG_$o"
 done
 run_logged "$logdir/build-$base-i386-boot.log" "building the i386 kernel ($base)" kmake -j"$(nproc)" bzImage
