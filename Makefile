@@ -13,7 +13,7 @@ BASE ?= $(firstword $(BASES))
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel kernel-debug kernel-rootwb stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
+.PHONY: all setup tree export kernel kernel-debug kernel-rootwb kernel-planted stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -55,8 +55,16 @@ check-32bit: tree
 kernel-rootwb: tree
 	@bash $(S)/build-variant.sh $(BASE) rootwb
 
+## kernel-planted  build/kernels/BASE-parse.bzImage (the store takes hex and octal)
+##              and BASE-uaf-debug.bzImage (a use-after-free in the store, debug
+##              kernel), for check-negative's stress-sweep and KASAN checks
+kernel-planted: tree
+	@bash $(S)/build-variant.sh $(BASE) parse
+	@bash $(S)/build-variant.sh $(BASE) uaf
+
 ## check-negative  the kselftest on the sysfs-only, no-poll, root-context-only and
-##              unpatched kernels
+##              unpatched kernels; the stress sweep and KASAN on the planted
+##              faults of make kernel-planted, where built
 check-negative: initramfs
 	@bash $(S)/check-negative.sh $(BASE)
 

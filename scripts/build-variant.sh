@@ -6,6 +6,11 @@
 #       over-threshold check reads the device's root writeback context only
 #       (wb_over_bdi_bg_bytes() looks at &wb->bdi->wb). The kselftest's
 #       cgroup case must fail on it (check-negative.sh).
+#   build-variant.sh BASE parse
+#       build/kernels/BASE-parse.bzImage: the whole series, but the
+#       attribute's store parses with base 0 (kstrtoull(buf, 0, ...)), so it
+#       takes "0x10" and "010", which the ABI rejects. The stress run's
+#       bad-input sweep must report wrong answers on it (check-negative.sh).
 #   build-variant.sh BASE uaf
 #       build/kernels/BASE-uaf-debug.bzImage: the debug kernel, with a
 #       use-after-free in the attribute's store. KASAN must report it and
@@ -17,7 +22,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=${1:-} variant=${2:-}
-[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|uaf"
+[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|uaf"
 tree=$TOP/build/linux-$base
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
@@ -29,6 +34,12 @@ rootwb)
 		sed -i '/^static inline bool wb_over_bdi_bg_bytes(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\twb = \&wb->bdi->wb;/}' "$tree/$f"
 	}
 	;;
+parse)
+	f=mm/backing-dev.c flavor= name=$base-parse
+	plant() {
+		sed -i '/^static ssize_t dirty_background_bytes_store(/,/^}$/s/kstrtoull(buf, 10, /kstrtoull(buf, 0, /' "$tree/$f"
+	}
+	;;
 uaf)
 	f=$(cd "$tree" && grep -l '^void bdi_set_dirty_background_bytes(' mm/*.c) ||
 		die "no bdi_set_dirty_background_bytes() in build/linux-$base/mm"
@@ -37,7 +48,7 @@ uaf)
 		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
 	}
 	;;
-*) die "unknown variant '$variant' (rootwb or uaf)" ;;
+*) die "unknown variant '$variant' (rootwb, parse or uaf)" ;;
 esac
 undo() { git -C "$tree" checkout -q -- "$f"; }
 trap undo EXIT

@@ -15,6 +15,13 @@
 #   cgroup case fails.
 # build/kernels/BASE-0.bzImage (the unpatched base, 'make prefixes
 #   WITH_BASE=1'), when present: every case skips, none fails.
+#
+# And that the stress and debug runs can fail (make kernel-planted):
+# build/kernels/BASE-parse.bzImage (the store parsing with base 0), when
+#   present: the stress run's bad-input sweep reports wrong answers.
+# build/kernels/BASE-uaf-debug.bzImage (the debug kernel with a
+#   use-after-free in the store), when present: the first write to the
+#   attribute gets a KASAN report and the VM run fails with 125.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -62,5 +69,31 @@ if [ -f "$TOP/build/kernels/$base-0.bzImage" ]; then
 	run "$TOP/build/kernels/$base-0.bzImage" unpatched
 	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:12 error:0" "all 12 cases skip"
 fi
+if [ -f "$TOP/build/kernels/$base-parse.bzImage" ]; then
+	say "kernel whose store takes hex and octal: the stress run's bad-input sweep must find wrong answers"
+	guest_files
+	out=$TOP/build/check/$base/negative-parse
+	bash "$TOP/scripts/vm-run.sh" -k "$TOP/build/kernels/$base-parse.bzImage" -q -t 600 -o "$out" \
+		-d 64M:- "${GUEST_FILES[@]}" \
+		'/run/files/bdi-stress sweep -n 5000 -s 7 $(cat /sys/block/vdb/dev) >sweep.out 2>&1; rc=$?; tail -n 1 sweep.out; exit $rc'
+	rc=$?
+	sum=$(tail -n 1 "$out/results/sweep.out" 2>/dev/null)
+	say "parse: exit $rc: $sum"
+	expect "$rc" 1 "the sweep exits 1 (wrong answers)"
+	expect "$(echo "$sum" | grep -oE '[1-9][0-9]* wrong$' | wc -l)" 1 "the sweep counts wrong answers"
+fi
+
+if [ -f "$TOP/build/kernels/$base-uaf-debug.bzImage" ]; then
+	say "debug kernel with a use-after-free in the store: KASAN must report it"
+	out=$TOP/build/check/$base/negative-uaf
+	VM_BOOT_TIMEOUT=900 bash "$TOP/scripts/vm-run.sh" -k "$TOP/build/kernels/$base-uaf-debug.bzImage" -q \
+		-t 1200 -o "$out" -d 64M:- 'echo 4096 >/sys/class/bdi/$(cat /sys/block/vdb/dev)/dirty_background_bytes; exit 0'
+	rc=$?
+	report=$(grep -oE 'BUG: KASAN: [a-z-]+ in [A-Za-z0-9_.]+' "$out/console.log" | head -n 1)
+	say "uaf: exit $rc: ${report:-no KASAN report}"
+	expect "$rc" 125 "the VM run fails on the kernel report (125)"
+	expect "$(echo "$report" | grep -c 'use-after-free in bdi_set_dirty_background_bytes')" 1 \
+		"KASAN reports the use-after-free in bdi_set_dirty_background_bytes()"
+fi
 [ "$nfail" -eq 0 ] || die "$nfail unexpected result(s)"
-say "the kselftest fails and skips where it should"
+say "the kselftest fails and skips where it should; so do the planted faults' checks, where built"
