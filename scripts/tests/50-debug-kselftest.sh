@@ -19,4 +19,5 @@ echo "$totals" | grep -qE 'pass:(1[1-9]|[2-9][0-9]) fail:0 xfail:0 xpass:0 skip:
 for o in KASAN PROVE_LOCKING UBSAN DEBUG_OBJECTS KFENCE; do
 	grep -qx "CONFIG_$o=y" "$TOP/build/obj-$BASE-debug/.config" || not_ok "the debug kernel has no $o"
 done
+console_reports "$out"
 finish

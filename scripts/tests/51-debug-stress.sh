@@ -12,4 +12,5 @@ expect_rc 0 "stress.sh -t $secs on the debug kernel" "$TOP/scripts/stress.sh" -b
 	-k "$TOP/build/obj-$BASE-debug/arch/x86/boot/bzImage" -t "$secs" -o "$out"
 sum=$(grep -h '^stress: summary:' "$out/console.log" 2>/dev/null | tail -n 1)
 echo "$sum" | grep -q 'wrong 0$' && ok "${sum#stress: summary: }" || not_ok "summary: '$sum'"
+console_reports "$out"
 finish

@@ -12,4 +12,5 @@ for f in verify crash-check; do
 	sum=$(grep -h "^integrity: summary: $f:" "$out/$f/console.log" 2>/dev/null | tail -n 1)
 	echo "$sum" | grep -q 'wrong 0$' && ok "${sum#integrity: summary: }" || not_ok "$f: '$sum'"
 done
+console_reports "$out"
 finish

@@ -6,4 +6,5 @@
 . "$TOP/scripts/tests/testlib.sh"
 
 expect_rc 0 "i386-kselftest.sh $BASE" "$TOP/scripts/i386-kselftest.sh" "$BASE"
+console_reports "$CHECKDIR/i386-kselftest"
 finish

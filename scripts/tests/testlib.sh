@@ -20,6 +20,24 @@ expect_rc() {
 	fi
 }
 
+# console_reports DIR: count the kernel reports (scripts/console-check.sh)
+# in every console.log under DIR, the figure the debug runs report
+console_reports() {
+	local f n=0 logs=0 lines=0
+	while IFS= read -r f; do
+		logs=$((logs + 1))
+		lines=$((lines + $(wc -l <"$f")))
+		n=$((n + $("$TOP/scripts/console-check.sh" "$f" | wc -l)))
+	done < <(find "$1" -name console.log 2>/dev/null | sort)
+	if [ "$logs" -eq 0 ]; then
+		not_ok "no console log under ${1#"$TOP"/}"
+	elif [ "$n" -eq 0 ]; then
+		ok "kernel reports: 0 in $logs console log(s), $lines lines"
+	else
+		not_ok "kernel reports: $n line(s) in $logs console log(s)"
+	fi
+}
+
 finish() { [ "$nfail" -eq 0 ] || { echo "$nfail check(s) failed"; exit 1; }; exit 0; }
 
 VMRUN=$TOP/scripts/vm-run.sh
