@@ -11,6 +11,11 @@
 #       attribute's store parses with base 0 (kstrtoull(buf, 0, ...)), so it
 #       takes "0x10" and "010", which the ABI rejects. The stress run's
 #       bad-input sweep must report wrong answers on it (check-negative.sh).
+#   build-variant.sh BASE nostall
+#       build/kernels/BASE-nostall.bzImage: the whole series, but a context
+#       whose last background pass ended over its threshold is never taken
+#       for stalled (wb_bg_bytes_stalled() answers false), as before patch
+#       4. The no-progress test (27) must fail on it.
 #   build-variant.sh BASE uaf
 #       build/kernels/BASE-uaf-debug.bzImage: the debug kernel, with a
 #       use-after-free in the attribute's store. KASAN must report it and
@@ -22,7 +27,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=${1:-} variant=${2:-}
-[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|uaf"
+[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|nostall|uaf"
 tree=$TOP/build/linux-$base
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
@@ -31,13 +36,19 @@ case $variant in
 rootwb)
 	f=mm/page-writeback.c flavor= name=$base-rootwb
 	plant() {
-		sed -i '/^static inline bool wb_over_bdi_bg_bytes(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\twb = \&wb->bdi->wb;/}' "$tree/$f"
+		sed -i '/^static \(inline \)\?bool wb_over_bdi_bg_bytes(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\twb = \&wb->bdi->wb;/}' "$tree/$f"
 	}
 	;;
 parse)
 	f=mm/backing-dev.c flavor= name=$base-parse
 	plant() {
 		sed -i '/^static ssize_t dirty_background_bytes_store(/,/^}$/s/kstrtoull(buf, 10, /kstrtoull(buf, 0, /' "$tree/$f"
+	}
+	;;
+nostall)
+	f=mm/page-writeback.c flavor= name=$base-nostall
+	plant() {
+		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
 	}
 	;;
 uaf)
@@ -48,7 +59,7 @@ uaf)
 		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
 	}
 	;;
-*) die "unknown variant '$variant' (rootwb, parse or uaf)" ;;
+*) die "unknown variant '$variant' (rootwb, parse, nostall or uaf)" ;;
 esac
 undo() { git -C "$tree" checkout -q -- "$f"; }
 trap undo EXIT

@@ -18,7 +18,7 @@ logdir=$TOP/build/logs
 mkdir -p "$out" "$logdir"
 
 # Host programs the guest runs, copied with their shared libraries.
-host_progs="fio mkfs.ext4 mkfs.xfs mkfs.btrfs btrfs filefrag xfs_io xfs_bmap
+host_progs="fio mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.f2fs btrfs filefrag xfs_io xfs_bmap
 	e2fsck xfs_repair timeout
 	rpcbind rpc.nfsd rpc.mountd exportfs mount.nfs ip tc"
 # What those read from /etc: libtirpc's transports, protocol and service

@@ -32,7 +32,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox
 	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base
-	sparse gcc-multilib
+	sparse gcc-multilib f2fs-tools libfuse3-dev fuse3
 	nfs-kernel-server nfs-common rpcbind iproute2"
 
 # served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show

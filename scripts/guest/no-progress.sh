@@ -1,0 +1,69 @@
+#!/bin/sh
+# A writeback context that cannot get below its device's threshold: f2fs
+# keeps its node and meta pages dirty below its own batching thresholds
+# (unless the dirty limits are exceeded), so with a small knob its context
+# stays over it whatever background writeback does.
+#
+#   no-progress.sh DEV SECS RATE KNOB...
+#
+# Makes f2fs on DEV and, for each KNOB (bytes; 0 is the knob off), writes a
+# new file at RATE bytes/s for SECS seconds with the knob at that value on
+# the filesystem's bdi, counting the background writeback passes the
+# flusher starts on that bdi (tracepoint writeback:writeback_start with
+# reason background or background_bytes), the CPU time of the kworker
+# threads (clock ticks) and the context's dirty amount at the end. One line
+# per setting:
+#
+#   no-progress: f2fs knob=N passes=P kworker_ticks=K secs=S reclaimable_kb=R
+#
+# Exit 0 when every setting ran, 1 otherwise.
+set -u
+dev=$1 secs=$2 rate=$3
+shift 3
+mnt=/mnt/np
+tr=/sys/kernel/tracing
+err() { echo "no-progress: $*"; exit 1; }
+
+[ -f $tr/events/writeback/writeback_start/enable ] || tr=/sys/kernel/debug/tracing
+[ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
+mkfs.f2fs -q -f "$dev" >/dev/null 2>&1 || err "mkfs.f2fs $dev failed"
+mkdir -p $mnt
+mount -t f2fs "$dev" $mnt || err "cannot mount f2fs on $dev"
+bdi=$(mountpoint -d $mnt) || err "no device number for $mnt"
+[ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
+echo "no-progress: f2fs on $dev, bdi $bdi, $secs s at $rate bytes/s per setting"
+
+# kworker_ticks: user + system clock ticks of every kworker thread
+kworker_ticks() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
+}
+reclaimable_kb() {
+	awk '/^BdiReclaimable:/ { print $2 }' /sys/kernel/debug/bdi/$bdi/stats
+}
+
+echo 4096 >$tr/buffer_size_kb
+n=0
+for knob in "$@"; do
+	n=$((n + 1))
+	echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+	sync
+	sleep 1
+	echo "$knob" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $knob"
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo 1 >$tr/events/writeback/writeback_start/enable
+	echo 1 >$tr/tracing_on
+	k0=$(kworker_ticks)
+	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/dev/null ||
+		err "writing $mnt/file$n failed"
+	k1=$(kworker_ticks)
+	echo 0 >$tr/tracing_on
+	passes=$(grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace)
+	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
+	echo "no-progress: f2fs knob=$knob passes=$passes kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$(reclaimable_kb)"
+	echo 0 >$tr/events/writeback/writeback_start/enable
+done
+echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+umount $mnt || err "umount $mnt failed"
+echo "no-progress: done"
