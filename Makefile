@@ -55,11 +55,13 @@ check-32bit: tree
 kernel-rootwb: tree
 	@bash $(S)/build-variant.sh $(BASE) rootwb
 
-## kernel-planted  build/kernels/BASE-parse.bzImage (the store takes hex and octal)
-##              and BASE-uaf-debug.bzImage (a use-after-free in the store, debug
-##              kernel), for check-negative's stress-sweep and KASAN checks
+## kernel-planted  build/kernels/BASE-parse.bzImage (the store takes hex and octal),
+##              BASE-nostall.bzImage (a context is never taken for stalled) and
+##              BASE-uaf-debug.bzImage (a use-after-free in the store, debug
+##              kernel), for check-negative's stress-sweep, no-progress and KASAN checks
 kernel-planted: tree
 	@bash $(S)/build-variant.sh $(BASE) parse
+	@bash $(S)/build-variant.sh $(BASE) nostall
 	@bash $(S)/build-variant.sh $(BASE) uaf
 
 ## check-negative  the kselftest on the sysfs-only, no-poll, root-context-only and

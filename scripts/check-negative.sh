@@ -8,11 +8,14 @@
 #   the ABI cases pass, every behaviour case but the knob-off baseline and
 #   the global-threshold guard fails.
 # build/kernels/BASE-2.bzImage (the writeback hook without patch 3, which
-#   polls a device's dirtiers once it is over its threshold): only the
-#   many-writers case fails.
+#   polls a device's dirtiers once it is over its threshold): the
+#   many-writers case and the debugfs case (patch 5) fail.
 # build/kernels/BASE-rootwb.bzImage (the series checking only the device's
 #   root writeback context, from build-variant.sh BASE rootwb), when present: only the
 #   cgroup case fails.
+# build/kernels/BASE-nostall.bzImage (the series with a context never taken
+#   for stalled, from build-variant.sh BASE nostall), when present: the
+#   no-progress test (27) fails.
 # build/kernels/BASE-0.bzImage (the unpatched base, 'make prefixes
 #   WITH_BASE=1'), when present: every case skips, none fails.
 #
@@ -48,18 +51,19 @@ expect() {
 
 say "kernel with only the sysfs patch: the behaviour cases must fail"
 run "$TOP/build/kernels/$base-1.bzImage" sysfs-only
-expect "$totals" "Totals: pass:6 fail:6 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 6 behaviour cases fail"
+expect "$totals" "Totals: pass:6 fail:7 xfail:0 xpass:0 skip:0 error:0" "ABI, knob-off and global cases pass, 6 behaviour cases and the debugfs case fail"
 
 say "kernel without patch 3 (the device's dirtiers are not polled): many writers must get past the threshold before writeback begins"
 run "$TOP/build/kernels/$base-2.bzImage" no-poll
-expect "$totals" "Totals: pass:11 fail:1 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 1 fails"
-expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.many_writers_start_writeback_at_threshold" \
-	"the failing case is many_writers_start_writeback_at_threshold"
+expect "$totals" "Totals: pass:11 fail:2 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 2 fail"
+expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //' | paste -sd' ')" \
+	"wb.debugfs_shows_threshold wb.many_writers_start_writeback_at_threshold" \
+	"the failing cases are many_writers_start_writeback_at_threshold and debugfs_shows_threshold (the debugfs line is patch 5)"
 
 if [ -f "$TOP/build/kernels/$base-rootwb.bzImage" ]; then
 	say "kernel checking only the root writeback context: the cgroup case must fail"
 	run "$TOP/build/kernels/$base-rootwb.bzImage" root-wb-only
-	expect "$totals" "Totals: pass:11 fail:1 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 1 fails"
+	expect "$totals" "Totals: pass:12 fail:1 xfail:0 xpass:0 skip:0 error:0" "12 cases pass, 1 fails"
 	expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //')" "wb.cgroup_contexts_held_on_their_own" \
 		"the failing case is cgroup_contexts_held_on_their_own"
 fi
@@ -67,8 +71,15 @@ fi
 if [ -f "$TOP/build/kernels/$base-0.bzImage" ]; then
 	say "unpatched kernel: every case must skip"
 	run "$TOP/build/kernels/$base-0.bzImage" unpatched
-	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:12 error:0" "all 12 cases skip"
+	expect "$totals" "Totals: pass:0 fail:0 xfail:0 xpass:0 skip:13 error:0" "all 13 cases skip"
 fi
+if [ -f "$TOP/build/kernels/$base-nostall.bzImage" ]; then
+	say "kernel that never takes a context for stalled: the no-progress test must fail"
+	NP_KERNEL=$TOP/build/kernels/$base-nostall.bzImage TOP=$TOP BASE=$base CHECKDIR=$TOP/build/check/$base/negative-nostall \
+		bash "$TOP/scripts/tests/27-no-progress.sh" | sed 's/^/    /'
+	expect "${PIPESTATUS[0]}" 1 "the no-progress test fails (exit 1)"
+fi
+
 if [ -f "$TOP/build/kernels/$base-parse.bzImage" ]; then
 	say "kernel whose store takes hex and octal: the stress run's bad-input sweep must find wrong answers"
 	guest_files

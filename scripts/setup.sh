@@ -60,7 +60,6 @@ done
 
 if [ -z "$missing$extra" ]; then
 	echo "setup: all packages present"
-	exit 0
 fi
 
 mkdir -p "$(dirname "$log")"
@@ -149,4 +148,42 @@ for b in $extra; do
 	apt_install "$apt_dir/debs/$deb"
 	rm -f "$apt_dir/debs/$deb"
 done
+# The upstream base's pristine tree: the .orig.tar.xz of Debian's `linux`
+# source package at the same version (Debian's linux-source carries
+# Debian's patches on top of it). The series must apply to both; the
+# tarball goes to build/src/ and nothing is unpacked or installed.
+ub=$(cfg UPSTREAM_BASE)
+uv=$(cfg "DEB_VERSION_$ub")
+orig=$top/build/src/linux_${uv%%-*}.orig.tar.xz
+if [ -n "$ub" ] && [ ! -f "$orig" ]; then
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
+		awk -v r="$codename" '$2 == r { print $1; exit }')
+	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell where Debian's linux source package is"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	suites=$(cfg "DEB_SUITES_$ub")
+	apt_dir=$top/build/apt/src-$ub
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$top/build/src"
+	for s in ${suites:-$codename}; do
+		echo "deb-src [signed-by=$keyring] $mirror $s main"
+	done >"$apt_dir/sources.list"
+	aptopts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+		-o APT::Sandbox::User=root)
+	echo "setup: fetching the pristine upstream tree of $ub: Debian's linux source package $uv (${orig#"$top"/}, apt output in ${log#"$top"/})"
+	mkdir -p "$(dirname "$log")"
+	if ! apt-get "${aptopts[@]}" update >>"$log" 2>&1; then
+		tail -n 5 "$log" >&2
+		die "apt-get update of the deb-src lines for $ub failed; see ${log#"$top"/}"
+	fi
+	# Not every mirror serves sources: without them the series is still
+	# checked against Debian's linux-source tree, and test 05 says that
+	# the pristine tree was not checked.
+	if ! (cd "$top/build/src" && apt-get "${aptopts[@]}" source --download-only "linux=$uv") >>"$log" 2>&1; then
+		echo "setup: WARNING: the archive did not serve Debian's linux source package $uv ($(grep -o '[0-9][0-9][0-9]  *Not Found' "$log" | head -n 1 || echo 'see the log'));"
+		echo "setup: WARNING: the series cannot be checked against the pristine upstream tree (${orig##*/}); see ${log#"$top"/}"
+	elif [ ! -f "$orig" ]; then
+		echo "setup: WARNING: Debian's linux source package $uv has no ${orig##*/}"
+	fi
+fi
 echo "setup: done"

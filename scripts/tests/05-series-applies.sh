@@ -39,6 +39,35 @@ else
 fi
 rm -f "$wt.am.log"
 
+# The upstream series also applies to the pristine upstream tree (the
+# .orig.tar.xz of Debian's linux source package, fetched by make setup):
+# the files it touches are taken from the tarball and the patches applied
+# to them in order.
+if [ "$BASE" = "$(sed -n 's/^UPSTREAM_BASE[[:space:]]*:=[[:space:]]*//p' "$TOP/config.mk")" ]; then
+	ver=$(sed -n "s/^DEB_VERSION_$BASE[[:space:]]*:=[[:space:]]*//p" "$TOP/config.mk")
+	orig=${PRISTINE_TARBALL:-$TOP/build/src/linux_${ver%%-*}.orig.tar.xz}
+	if [ -f "$orig" ]; then
+		pt=$(mktemp -d)
+		files=$(cat "${patches[@]}" | sed -n 's|^--- a/||p' | sort -u)
+		top=$(tar -tJf "$orig" | head -n 1 | cut -d/ -f1)
+		# shellcheck disable=SC2086
+		tar -xJf "$orig" -C "$pt" --strip-components=1 $(printf "$top/%s " $files) 2>"$pt.log"
+		n=0
+		for p in "${patches[@]}"; do
+			git -C "$pt" apply --whitespace=nowarn "$p" >>"$pt.log" 2>&1 || break
+			n=$((n + 1))
+		done
+		if [ "$n" -eq ${#patches[@]} ]; then
+			ok "${#patches[@]} patches apply to the pristine upstream tree (${orig##*/})"
+		else
+			not_ok "patch $((n + 1)) does not apply to the pristine upstream tree (${orig##*/}):"; sed 's/^/    /' "$pt.log"
+		fi
+		rm -rf "$pt" "$pt.log"
+	else
+		echo "not checked: the pristine upstream tree (${orig#"$TOP"/} is missing: the archive did not serve it to make setup)"
+	fi
+fi
+
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
 	out=$(cd "$tree" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1)
