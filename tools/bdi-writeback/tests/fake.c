@@ -189,7 +189,7 @@ static const char stats_busy[] =
 	"b_dirty_time:                0\n"
 	"bdi_list:                    1\n"
 	"state:                       1\n"
-	"BdiBackgroundBytes:          0 kB\n";
+	"BdiBgBytesThresh:            0 kB\n";
 
 static const char stats_idle[] =
 	"BdiWriteback:                0 kB\n"

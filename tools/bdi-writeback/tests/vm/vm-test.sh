@@ -123,8 +123,8 @@ set_get() {
 	check "get $t names bdi $b" has "$b "
 	run 0 "set $t 64M" $BW set "$t" 64M
 	attr_is "$b" 67108864
-	kb=$(awk '/^BdiBackgroundBytes:/ { print $2 }' "/sys/kernel/debug/bdi/$b/stats")
-	check "debugfs BdiBackgroundBytes of $b: 65536 kB ($kb)" [ "$kb" = 65536 ]
+	kb=$(awk '/^BdiBgBytesThresh:/ { print $2 }' "/sys/kernel/debug/bdi/$b/stats")
+	check "debugfs BdiBgBytesThresh of $b: 65536 kB ($kb)" [ "$kb" = 65536 ]
 	run 0 "get -b $t" $BW get -n -r -b -o BG-BYTES "$t"
 	check "get shows 67108864" [ "$out" = 67108864 ]
 	run 0 "set $t 1.5GiB" $BW set "$t" 1.5GiB
