@@ -59,7 +59,12 @@ guest_files() {
 	mkdir -p "$TOP/build/guest"
 	for f in "$TOP"/scripts/guest/*.c; do
 		bin=$TOP/build/guest/$(basename "$f" .c)
-		[ "$bin" -nt "$f" ] || gcc -static -O2 -Wall -Wextra -Werror -o "$bin" "$f" ||
+		# "// guest-pkg: NAME": the program links NAME (pkg-config), statically
+		pkg=$(sed -n 's|^// guest-pkg: *||p' "$f")
+		[ "$bin" -nt "$f" ] ||
+			gcc -static -O2 -Wall -Wextra -Werror ${pkg:+$(pkg-config --cflags "$pkg")} -o "$bin" "$f" \
+				${pkg:+$(pkg-config --libs --static "$pkg")} 2>&1 | grep -v "statically linked applications requires at runtime\|in function .fuse_get_module" >&2
+		[ "$bin" -nt "$f" ] ||
 			die "cannot build ${bin#"$TOP"/} from ${f#"$TOP"/}"
 		GUEST_FILES+=(-f "$bin")
 	done

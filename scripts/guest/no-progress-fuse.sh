@@ -1,0 +1,82 @@
+#!/bin/sh
+# A writeback context that cannot get below its device's threshold while
+# its FUSE daemon stalls: stall-fuse holds every WRITE request, the kernel's
+# background requests pile up and fuse_writepages() skips WB_SYNC_NONE
+# writeback as congested.
+#
+#   no-progress-fuse.sh SECS RATE STALL_FROM STALL_TO KNOB...
+#
+# For each KNOB (bytes; 0 is the knob off) on the mount's bdi, a writer
+# writes a new file at RATE bytes/s for SECS seconds; from STALL_FROM to
+# STALL_TO seconds into it the daemon stalls its writes. Counts the
+# background writeback passes the flusher starts on the bdi (tracepoint
+# writeback:writeback_start, reason background or background_bytes) and
+# the kworker threads' CPU time (clock ticks), during the stall and in all:
+#
+#   no-progress: fuse knob=N passes=P stall_passes=SP kworker_ticks=K stall_ticks=SK stall_secs=S
+#
+# The file read back after the writer closed it must be whole. Exit 0 when
+# every setting ran, 1 otherwise.
+set -u
+secs=$1 rate=$2 from=$3 to=$4
+shift 4
+back=/run/np-back mnt=/mnt/npf
+tr=/sys/kernel/tracing
+err() { echo "no-progress: $*"; kill "$pid" 2>/dev/null; exit 1; }
+
+[ -f $tr/events/writeback/writeback_start/enable ] || tr=/sys/kernel/debug/tracing
+[ -f $tr/events/writeback/writeback_start/enable ] || { echo "no-progress: no writeback_start tracepoint"; exit 1; }
+mkdir -p $back $mnt
+/run/files/stall-fuse $back $mnt 2>/run/stall-fuse.log &
+pid=$!
+i=0
+until grep -q " $mnt fuse" /proc/mounts; do
+	i=$((i + 1))
+	[ $i -le 100 ] || err "stall-fuse did not mount $mnt: $(cat /run/stall-fuse.log)"
+	sleep 0.1
+done
+bdi=$(mountpoint -d $mnt) || err "no device number for $mnt"
+[ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
+echo "no-progress: FUSE on $mnt, bdi $bdi, $secs s at $rate bytes/s, writes stalled from $from to $to s"
+
+kworker_ticks() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
+}
+passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
+
+echo 4096 >$tr/buffer_size_kb
+n=0
+for knob in "$@"; do
+	n=$((n + 1))
+	echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+	sync
+	sleep 1
+	echo "$knob" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $knob"
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo 1 >$tr/events/writeback/writeback_start/enable
+	echo 1 >$tr/tracing_on
+	k0=$(kworker_ticks)
+	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/run/np-writer.out 2>&1 &
+	w=$!
+	sleep "$from"
+	p1=$(passes) k1=$(kworker_ticks)
+	kill -USR1 $pid
+	sleep $((to - from))
+	p2=$(passes) k2=$(kworker_ticks)
+	kill -USR2 $pid
+	wait $w || err "the writer failed: $(cat /run/np-writer.out)"
+	k3=$(kworker_ticks)
+	echo 0 >$tr/tracing_on
+	p3=$(passes)
+	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
+	echo 0 >$tr/events/writeback/writeback_start/enable
+	[ "$(wc -c <$mnt/file$n)" -eq $((rate * secs)) ] || err "$mnt/file$n is $(wc -c <$mnt/file$n) bytes, not $((rate * secs))"
+	echo "no-progress: fuse knob=$knob passes=$p3 stall_passes=$((p2 - p1)) kworker_ticks=$((k3 - k0)) stall_ticks=$((k2 - k1)) stall_secs=$((to - from))"
+	rm -f $mnt/file$n
+done
+echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+umount $mnt || err "umount $mnt failed"
+wait $pid
+echo "no-progress: done"
