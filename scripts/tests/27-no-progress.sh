@@ -28,7 +28,7 @@ guest_files
 kernel=(-b "$BASE")
 [ -z "${NP_KERNEL:-}" ] || kernel=(-k "$NP_KERNEL")
 expect_rc 0 "no-progress.sh and no-progress-fuse.sh in the VM" \
-	"$VMRUN" "${kernel[@]}" -q -s '^no-progress\|^stall-fuse' -t 600 -o "$out" \
+	"$VMRUN" "${kernel[@]}" -q -s '^(no-progress|stall-fuse)' -t 600 -o "$out" \
 	-d 1G:-:32M "${GUEST_FILES[@]}" \
 	"sh /run/files/no-progress.sh /dev/vdb 20 1048576 0 32768 &&
 	 sh /run/files/no-progress-fuse.sh 20 524288 5 15 0 65536"
