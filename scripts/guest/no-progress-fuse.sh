@@ -13,7 +13,9 @@
 # writeback:writeback_start, reason background or background_bytes) and
 # the kworker threads' CPU time (clock ticks), during the stall and in all:
 #
-#   no-progress: fuse knob=N passes=P stall_passes=SP kworker_ticks=K stall_ticks=SK stall_secs=S
+#   no-progress: fuse knob=N passes=P stall_passes=SP stall_empty=SE kworker_ticks=K stall_ticks=SK stall_secs=S
+#
+# (SE: background passes during the stall that wrote nothing)
 #
 # The file read back after the writer closed it must be whole. Exit 0 when
 # every setting ran, 1 otherwise.
@@ -35,7 +37,7 @@ until grep -q " $mnt fuse" /proc/mounts; do
 	[ $i -le 100 ] || err "stall-fuse did not mount $mnt: $(cat /run/stall-fuse.log)"
 	sleep 0.1
 done
-bdi=$(mountpoint -d $mnt) || err "no device number for $mnt"
+bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 [ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
 echo "no-progress: FUSE on $mnt, bdi $bdi, $secs s at $rate bytes/s, writes stalled from $from to $to s"
 
@@ -44,6 +46,7 @@ kworker_ticks() {
 		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
 }
 passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
+empty() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background" $tr/trace; }
 
 echo 4096 >$tr/buffer_size_kb
 n=0
@@ -56,15 +59,16 @@ for knob in "$@"; do
 	echo 0 >$tr/tracing_on
 	echo >$tr/trace
 	echo 1 >$tr/events/writeback/writeback_start/enable
+	echo 1 >$tr/events/writeback/writeback_written/enable
 	echo 1 >$tr/tracing_on
 	k0=$(kworker_ticks)
 	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/run/np-writer.out 2>&1 &
 	w=$!
 	sleep "$from"
-	p1=$(passes) k1=$(kworker_ticks)
+	p1=$(passes) e1=$(empty) k1=$(kworker_ticks)
 	kill -USR1 $pid
 	sleep $((to - from))
-	p2=$(passes) k2=$(kworker_ticks)
+	p2=$(passes) e2=$(empty) k2=$(kworker_ticks)
 	kill -USR2 $pid
 	wait $w || err "the writer failed: $(cat /run/np-writer.out)"
 	k3=$(kworker_ticks)
@@ -72,8 +76,9 @@ for knob in "$@"; do
 	p3=$(passes)
 	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
 	echo 0 >$tr/events/writeback/writeback_start/enable
+	echo 0 >$tr/events/writeback/writeback_written/enable
 	[ "$(wc -c <$mnt/file$n)" -eq $((rate * secs)) ] || err "$mnt/file$n is $(wc -c <$mnt/file$n) bytes, not $((rate * secs))"
-	echo "no-progress: fuse knob=$knob passes=$p3 stall_passes=$((p2 - p1)) kworker_ticks=$((k3 - k0)) stall_ticks=$((k2 - k1)) stall_secs=$((to - from))"
+	echo "no-progress: fuse knob=$knob passes=$p3 stall_passes=$((p2 - p1)) stall_empty=$((e2 - e1)) kworker_ticks=$((k3 - k0)) stall_ticks=$((k2 - k1)) stall_secs=$((to - from))"
 	rm -f $mnt/file$n
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes

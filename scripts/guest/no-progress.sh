@@ -14,7 +14,11 @@
 # threads (clock ticks) and the context's dirty amount at the end. One line
 # per setting:
 #
-#   no-progress: f2fs knob=N passes=P kworker_ticks=K secs=S reclaimable_kb=R
+#   no-progress: f2fs knob=N passes=P empty_passes=E kworker_ticks=K secs=S reclaimable_kb=R
+#
+# (E: background passes that wrote nothing; K and the passes include the
+# sync that ends each setting, so that both write the whole file; R: the
+# bdi's dirty amount when the writer is done, before that sync)
 #
 # Exit 0 when every setting ran, 1 otherwise.
 set -u
@@ -29,7 +33,7 @@ err() { echo "no-progress: $*"; exit 1; }
 mkfs.f2fs -q -f "$dev" >/dev/null 2>&1 || err "mkfs.f2fs $dev failed"
 mkdir -p $mnt
 mount -t f2fs "$dev" $mnt || err "cannot mount f2fs on $dev"
-bdi=$(mountpoint -d $mnt) || err "no device number for $mnt"
+bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 [ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
 echo "no-progress: f2fs on $dev, bdi $bdi, $secs s at $rate bytes/s per setting"
 
@@ -53,16 +57,23 @@ for knob in "$@"; do
 	echo 0 >$tr/tracing_on
 	echo >$tr/trace
 	echo 1 >$tr/events/writeback/writeback_start/enable
+	echo 1 >$tr/events/writeback/writeback_written/enable
 	echo 1 >$tr/tracing_on
 	k0=$(kworker_ticks)
 	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/dev/null ||
 		err "writing $mnt/file$n failed"
+	left=$(reclaimable_kb)
+	# the knob off leaves the data dirty: the sync makes both settings
+	# write the same amount inside the window
+	sync
 	k1=$(kworker_ticks)
 	echo 0 >$tr/tracing_on
 	passes=$(grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace)
+	empty=$(grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background" $tr/trace)
 	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
-	echo "no-progress: f2fs knob=$knob passes=$passes kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$(reclaimable_kb)"
+	echo "no-progress: f2fs knob=$knob passes=$passes empty_passes=$empty kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$left"
 	echo 0 >$tr/events/writeback/writeback_start/enable
+	echo 0 >$tr/events/writeback/writeback_written/enable
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 umount $mnt || err "umount $mnt failed"

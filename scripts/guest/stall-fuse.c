@@ -148,6 +148,28 @@ static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return ret ? -errno : 0;
 }
 
+/* the writeback cache sends the file's times with its last writes */
+static int fs_utimens(const char *path, const struct timespec ts[2],
+		      struct fuse_file_info *fi)
+{
+	int ret = fi ? futimens(fi->fh, ts) : utimensat(backing, rel(path), ts, 0);
+
+	return ret ? -errno : 0;
+}
+
+static int fs_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	int ret = fi ? fchmod(fi->fh, mode) : fchmodat(backing, rel(path), mode, 0);
+
+	return ret ? -errno : 0;
+}
+
+static int fs_flush(const char *path, struct fuse_file_info *fi)
+{
+	(void)path, (void)fi;
+	return 0;
+}
+
 static int fs_unlink(const char *path)
 {
 	return unlinkat(backing, rel(path), 0) ? -errno : 0;
@@ -175,6 +197,9 @@ static const struct fuse_operations ops = {
 	.read = fs_read,
 	.write = fs_write,
 	.truncate = fs_truncate,
+	.utimens = fs_utimens,
+	.chmod = fs_chmod,
+	.flush = fs_flush,
 	.unlink = fs_unlink,
 	.fsync = fs_fsync,
 	.release = fs_release,
