@@ -13,9 +13,9 @@
 #       bad-input sweep must report wrong answers on it (check-negative.sh).
 #   build-variant.sh BASE nostall
 #       build/kernels/BASE-nostall.bzImage: the whole series, but a context
-#       whose last background pass ended over its threshold is never taken
-#       for stalled (wb_bg_bytes_stalled() answers false), as before patch
-#       4. The no-progress test (27) must fail on it.
+#       whose last background pass ended stuck over its threshold is never
+#       left alone (wb_bg_bytes_stalled() answers false), as before patch
+#       6. The no-progress test (27) must fail on it.
 #   build-variant.sh BASE uaf
 #       build/kernels/BASE-uaf-debug.bzImage: the debug kernel, with a
 #       use-after-free in the attribute's store. KASAN must report it and
