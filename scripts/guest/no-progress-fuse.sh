@@ -15,7 +15,8 @@
 #
 #   no-progress: fuse knob=N passes=P stall_passes=SP stall_empty=SE kworker_ticks=K stall_ticks=SK stall_secs=S
 #
-# (SE: background passes during the stall that wrote nothing)
+# (SE: passes during the stall that the threshold started, traced with
+# the reason background_bytes, and that wrote nothing)
 #
 # The file read back after the writer closed it must be whole. Exit 0 when
 # every setting ran, 1 otherwise.
@@ -46,7 +47,7 @@ kworker_ticks() {
 		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
 }
 passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
-empty() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background" $tr/trace; }
+empty() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace; }
 
 echo 4096 >$tr/buffer_size_kb
 n=0

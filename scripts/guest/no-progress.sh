@@ -16,8 +16,8 @@
 #
 #   no-progress: f2fs knob=N passes=P empty_passes=E bytes_passes=B kworker_ticks=K secs=S reclaimable_kb=R
 #
-# (E: background passes that wrote nothing; B: those traced with the
-# reason background_bytes; K and the passes include the
+# (B: background passes traced with the reason background_bytes, the
+# threshold's own; E: those of them that wrote nothing; K and the passes include the
 # sync that ends each setting, so that both write the whole file; R: the
 # bdi's dirty amount when the writer is done, before that sync)
 #
@@ -70,7 +70,7 @@ for knob in "$@"; do
 	k1=$(kworker_ticks)
 	echo 0 >$tr/tracing_on
 	passes=$(grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace)
-	empty=$(grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background" $tr/trace)
+	empty=$(grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace)
 	bytes=$(grep -c "writeback_start: bdi $bdi: .*reason=background_bytes" $tr/trace)
 	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
 	echo "no-progress: f2fs knob=$knob passes=$passes empty_passes=$empty bytes_passes=$bytes kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$left"
