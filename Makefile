@@ -2,7 +2,7 @@
 # the knob at work; `make check` runs every test the project has.
 
 include config.mk
-# BASE picks one kernel base (`make BASE=7.2 ...`); `make check` runs on
+# BASE picks one kernel base (`make BASE=7.3 ...`); `make check` runs on
 # every base in config.mk unless one is picked.
 ifeq ($(origin BASE),undefined)
 CHECK_BASES := $(BASES)

@@ -9,7 +9,7 @@
 #   the global-threshold guard fails.
 # build/kernels/BASE-2.bzImage (the writeback hook without patch 3, which
 #   polls a device's dirtiers once it is over its threshold): the
-#   many-writers case and the debugfs case (patch 5) fail.
+#   many-writers case and the debugfs case (patch 7) fail.
 # build/kernels/BASE-rootwb.bzImage (the series checking only the device's
 #   root writeback context, from build-variant.sh BASE rootwb), when present: only the
 #   cgroup case fails.
@@ -58,7 +58,7 @@ run "$TOP/build/kernels/$base-2.bzImage" no-poll
 expect "$totals" "Totals: pass:11 fail:2 xfail:0 xpass:0 skip:0 error:0" "11 cases pass, 2 fail"
 expect "$(grep -oE 'not ok [0-9]+ wb\.[a-z_]+' "$tap" | sed 's/.* //' | paste -sd' ')" \
 	"wb.debugfs_shows_threshold wb.many_writers_start_writeback_at_threshold" \
-	"the failing cases are many_writers_start_writeback_at_threshold and debugfs_shows_threshold (the debugfs line is patch 5)"
+	"the failing cases are many_writers_start_writeback_at_threshold and debugfs_shows_threshold (the debugfs lines are patch 7)"
 
 if [ -f "$TOP/build/kernels/$base-rootwb.bzImage" ]; then
 	say "kernel checking only the root writeback context: the cgroup case must fail"
