@@ -55,6 +55,15 @@ check-32bit: tree
 kernel-rootwb: tree
 	@bash $(S)/build-variant.sh $(BASE) rootwb
 
+## scale-cost   what comparing the threshold costs with 256 possible CPUs: builds the
+##              scale kernel (256 possible CPUs, function profiler) and the first
+##              version's exact-sum variant, counts the counter sums per GiB written
+.PHONY: scale-cost
+scale-cost: tree initramfs
+	@bash $(S)/build-kernel.sh $(BASE) scale
+	@bash $(S)/build-variant.sh $(BASE) exactsum
+	@bash $(S)/scale-cost.sh -b $(BASE)
+
 ## kernel-planted  build/kernels/BASE-parse.bzImage (the store takes hex and octal),
 ##              BASE-nostall.bzImage (a context is never taken for stalled) and
 ##              BASE-uaf-debug.bzImage (a use-after-free in the store, debug

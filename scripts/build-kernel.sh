@@ -1,10 +1,12 @@
 #!/bin/bash
 # Configure and build the kernel of build/linux-BASE into build/obj-BASE.
 #
-#   build-kernel.sh BASE [debug]
+#   build-kernel.sh BASE [debug|scale]
 #
 # "debug" builds the same tree with scripts/kernel-debug.config on top
-# (KASAN, lockdep, UBSAN, ...) into build/obj-BASE-debug.
+# (KASAN, lockdep, UBSAN, ...) into build/obj-BASE-debug; "scale" with
+# scripts/kernel-scale.config (256 possible CPUs, the function profiler)
+# into build/obj-BASE-scale.
 #
 # The config is tinyconfig plus scripts/kernel.config plus the config of
 # each kselftest target in config.mk; it is regenerated every time and only
@@ -15,7 +17,7 @@ set -u
 
 base=${1:-} flavor=${2:-}
 [ -n "$base" ] || die "usage: build-kernel.sh BASE [debug]"
-case $flavor in "" | debug) ;; *) die "unknown kernel flavor '$flavor' (only: debug)" ;; esac
+case $flavor in "" | debug | scale) ;; *) die "unknown kernel flavor '$flavor' (debug or scale)" ;; esac
 tree=$TOP/build/linux-$base
 name=$base${flavor:+-$flavor}
 obj=$TOP/build/obj-$name

@@ -16,6 +16,12 @@
 #       whose last background pass ended stuck over its threshold is never
 #       left alone (wb_bg_bytes_stalled() answers false), as before patch
 #       6. The no-progress test (27) must fail on it.
+#   build-variant.sh BASE exactsum
+#       build/kernels/BASE-exactsum-scale.bzImage: the scale kernel (256
+#       possible CPUs, the function profiler), with the count compared as
+#       the first version of the series did: summed whenever the threshold
+#       is below twice wb_stat_error(). For scale-cost.sh, beside the scale
+#       kernel of the series.
 #   build-variant.sh BASE uaf
 #       build/kernels/BASE-uaf-debug.bzImage: the debug kernel, with a
 #       use-after-free in the attribute's store. KASAN must report it and
@@ -27,7 +33,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=${1:-} variant=${2:-}
-[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|nostall|uaf"
+[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|nostall|exactsum|uaf"
 tree=$TOP/build/linux-$base
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
@@ -51,6 +57,12 @@ nostall)
 		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
 	}
 	;;
+exactsum)
+	f=mm/page-writeback.c flavor=scale name=$base-exactsum-scale
+	plant() {
+		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\tif (thresh < 2 * wb_stat_error())\n\t\treturn wb_stat_sum(wb, WB_RECLAIMABLE) > thresh;\n\treturn wb_stat(wb, WB_RECLAIMABLE) > thresh;/' "$tree/$f"
+	}
+	;;
 uaf)
 	f=$(cd "$tree" && grep -l '^void bdi_set_dirty_background_bytes(' mm/*.c) ||
 		die "no bdi_set_dirty_background_bytes() in build/linux-$base/mm"
@@ -59,7 +71,7 @@ uaf)
 		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
 	}
 	;;
-*) die "unknown variant '$variant' (rootwb, parse, nostall or uaf)" ;;
+*) die "unknown variant '$variant' (rootwb, parse, nostall, exactsum or uaf)" ;;
 esac
 undo() { git -C "$tree" checkout -q -- "$f"; }
 trap undo EXIT
