@@ -106,25 +106,35 @@ if [ -n "$missing" ]; then
 	apt_install $missing
 fi
 
-# Sources from another suite of the same Debian archive.
-for b in $extra; do
-	p=linux-source-$b want=$(cfg "DEB_VERSION_$b") suites=$(cfg "DEB_SUITES_$b")
+# private_apt DIR TYPE [SUITE...]: a private apt configuration in DIR whose
+# sources.list has a TYPE (deb or deb-src) line for each SUITE (default: the
+# machine's own release) of the mirror the machine's apt sources already
+# name; sets aptopts to the options that use it.
+private_apt() {
+	local dir=$1 type=$2 codename mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg s
+	shift 2
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || die "cannot tell this machine's Debian release from /etc/os-release"
 	# The mirror the machine's own release comes from.
 	mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
 		awk -v r="$codename" '$2 == r { print $1; exit }')
-	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell which mirror to fetch $p from"
-	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell which mirror to use"
 	[ -f "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
-	apt_dir=$top/build/apt/$b
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
-	for s in $suites; do
-		echo "deb [signed-by=$keyring] $mirror $s main"
-	done >"$apt_dir/sources.list"
-	aptopts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	for s in "${@:-$codename}"; do
+		echo "$type [signed-by=$keyring] $mirror $s main"
+	done >"$dir/sources.list"
+	aptopts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
 		-o APT::Sandbox::User=root)
+}
+
+# Sources from another suite of the same Debian archive.
+for b in $extra; do
+	p=linux-source-$b want=$(cfg "DEB_VERSION_$b") suites=$(cfg "DEB_SUITES_$b")
+	private_apt "$top/build/apt/$b" deb $suites
+	apt_dir=$top/build/apt/$b
+	mkdir -p "$apt_dir/debs"
 	echo "setup: fetching $p $want from $suites (package lists in ${apt_dir#"$top"/}, apt output in ${log#"$top"/})"
 	if ! apt-get "${aptopts[@]}" update >>"$log" 2>&1; then
 		tail -n 5 "$log" >&2
@@ -156,20 +166,9 @@ ub=$(cfg UPSTREAM_BASE)
 uv=$(cfg "DEB_VERSION_$ub")
 orig=$top/build/src/linux_${uv%%-*}.orig.tar.xz
 if [ -n "$ub" ] && [ ! -f "$orig" ]; then
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
-		awk -v r="$codename" '$2 == r { print $1; exit }')
-	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell where Debian's linux source package is"
-	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	suites=$(cfg "DEB_SUITES_$ub")
-	apt_dir=$top/build/apt/src-$ub
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$top/build/src"
-	for s in ${suites:-$codename}; do
-		echo "deb-src [signed-by=$keyring] $mirror $s main"
-	done >"$apt_dir/sources.list"
-	aptopts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-		-o APT::Sandbox::User=root)
+	private_apt "$top/build/apt/src-$ub" deb-src $suites
+	mkdir -p "$top/build/src"
 	echo "setup: fetching the pristine upstream tree of $ub: Debian's linux source package $uv (${orig#"$top"/}, apt output in ${log#"$top"/})"
 	mkdir -p "$(dirname "$log")"
 	if ! apt-get "${aptopts[@]}" update >>"$log" 2>&1; then
