@@ -24,10 +24,9 @@ set -u
 secs=$1 rate=$2 from=$3 to=$4
 shift 4
 back=/run/np-back mnt=/mnt/npf
-tr=/sys/kernel/tracing
 err() { echo "no-progress: $*"; kill "$pid" 2>/dev/null; exit 1; }
+. /run/files/np-lib.sh
 
-[ -f $tr/events/writeback/writeback_start/enable ] || tr=/sys/kernel/debug/tracing
 [ -f $tr/events/writeback/writeback_start/enable ] || { echo "no-progress: no writeback_start tracepoint"; exit 1; }
 mkdir -p $back $mnt
 /run/files/stall-fuse $back $mnt 2>/run/stall-fuse.log &
@@ -42,44 +41,24 @@ bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 [ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
 echo "no-progress: FUSE on $mnt, bdi $bdi, $secs s at $rate bytes/s, writes stalled from $from to $to s"
 
-kworker_ticks() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
-}
-passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
-empty() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace; }
-
-echo 4096 >$tr/buffer_size_kb
 n=0
 for knob in "$@"; do
 	n=$((n + 1))
-	echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
-	sync
-	sleep 1
-	echo "$knob" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $knob"
-	echo 0 >$tr/tracing_on
-	echo >$tr/trace
-	echo 1 >$tr/events/writeback/writeback_start/enable
-	echo 1 >$tr/events/writeback/writeback_written/enable
-	echo 1 >$tr/tracing_on
+	np_start "$knob"
 	k0=$(kworker_ticks)
 	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/run/np-writer.out 2>&1 &
 	w=$!
 	sleep "$from"
-	p1=$(passes) e1=$(empty) k1=$(kworker_ticks)
+	p1=$(passes) e1=$(empty_passes) k1=$(kworker_ticks)
 	kill -USR1 $pid
 	sleep $((to - from))
-	p2=$(passes) e2=$(empty) k2=$(kworker_ticks)
+	p2=$(passes) e2=$(empty_passes) k2=$(kworker_ticks)
 	kill -USR2 $pid
 	wait $w || err "the writer failed: $(cat /run/np-writer.out)"
 	k3=$(kworker_ticks)
-	echo 0 >$tr/tracing_on
-	p3=$(passes)
-	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
-	echo 0 >$tr/events/writeback/writeback_start/enable
-	echo 0 >$tr/events/writeback/writeback_written/enable
+	np_stop
 	[ "$(wc -c <$mnt/file$n)" -eq $((rate * secs)) ] || err "$mnt/file$n is $(wc -c <$mnt/file$n) bytes, not $((rate * secs))"
-	echo "no-progress: fuse knob=$knob passes=$p3 stall_passes=$((p2 - p1)) stall_empty=$((e2 - e1)) kworker_ticks=$((k3 - k0)) stall_ticks=$((k2 - k1)) stall_secs=$((to - from))"
+	echo "no-progress: fuse knob=$knob passes=$(passes) stall_passes=$((p2 - p1)) stall_empty=$((e2 - e1)) kworker_ticks=$((k3 - k0)) stall_ticks=$((k2 - k1)) stall_secs=$((to - from))"
 	rm -f $mnt/file$n
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes

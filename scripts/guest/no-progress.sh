@@ -26,10 +26,9 @@ set -u
 dev=$1 secs=$2 rate=$3
 shift 3
 mnt=/mnt/np
-tr=/sys/kernel/tracing
 err() { echo "no-progress: $*"; exit 1; }
+. /run/files/np-lib.sh
 
-[ -f $tr/events/writeback/writeback_start/enable ] || tr=/sys/kernel/debug/tracing
 [ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
 mkfs.f2fs -q -f "$dev" >/dev/null 2>&1 || err "mkfs.f2fs $dev failed"
 mkdir -p $mnt
@@ -38,28 +37,14 @@ bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 [ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
 echo "no-progress: f2fs on $dev, bdi $bdi, $secs s at $rate bytes/s per setting"
 
-# kworker_ticks: user + system clock ticks of every kworker thread
-kworker_ticks() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
-}
 reclaimable_kb() {
 	awk '/^BdiReclaimable:/ { print $2 }' /sys/kernel/debug/bdi/$bdi/stats
 }
 
-echo 4096 >$tr/buffer_size_kb
 n=0
 for knob in "$@"; do
 	n=$((n + 1))
-	echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
-	sync
-	sleep 1
-	echo "$knob" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $knob"
-	echo 0 >$tr/tracing_on
-	echo >$tr/trace
-	echo 1 >$tr/events/writeback/writeback_start/enable
-	echo 1 >$tr/events/writeback/writeback_written/enable
-	echo 1 >$tr/tracing_on
+	np_start "$knob"
 	k0=$(kworker_ticks)
 	/run/files/paced-write $mnt/file$n 4096 $((rate * secs)) "$rate" >/dev/null ||
 		err "writing $mnt/file$n failed"
@@ -68,14 +53,8 @@ for knob in "$@"; do
 	# write the same amount inside the window
 	sync
 	k1=$(kworker_ticks)
-	echo 0 >$tr/tracing_on
-	passes=$(grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace)
-	empty=$(grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace)
-	bytes=$(grep -c "writeback_start: bdi $bdi: .*reason=background_bytes" $tr/trace)
-	grep -q "lost events" $tr/trace && err "the trace buffer overflowed"
-	echo "no-progress: f2fs knob=$knob passes=$passes empty_passes=$empty bytes_passes=$bytes kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$left"
-	echo 0 >$tr/events/writeback/writeback_start/enable
-	echo 0 >$tr/events/writeback/writeback_written/enable
+	np_stop
+	echo "no-progress: f2fs knob=$knob passes=$(passes) empty_passes=$(empty_passes) bytes_passes=$(bytes_passes) kworker_ticks=$((k1 - k0)) secs=$secs reclaimable_kb=$left"
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 umount $mnt || err "umount $mnt failed"

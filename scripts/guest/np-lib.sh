@@ -1,0 +1,39 @@
+# Helpers of no-progress.sh and no-progress-fuse.sh (sourced): the
+# writeback tracepoints and the kworkers' CPU time for the bdi in $bdi.
+# shellcheck shell=sh
+
+tr=/sys/kernel/tracing
+[ -f $tr/events/writeback/writeback_start/enable ] || tr=/sys/kernel/debug/tracing
+
+# kworker_ticks: user + system clock ticks of every kworker thread
+kworker_ticks() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk '{ c = $2; sub(/^.*\) /, "") } c ~ /^\(kworker/ { t += $12 + $13 } END { print t + 0 }'
+}
+# background passes started on the bdi so far, those the threshold
+# started, and those of them that wrote nothing
+passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
+bytes_passes() { grep -c "writeback_start: bdi $bdi: .*reason=background_bytes " $tr/trace; }
+empty_passes() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace; }
+
+# np_start KNOB: the bdi cleaned with the knob off, then KNOB set and the
+# tracepoints recording afresh
+np_start() {
+	echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+	sync
+	sleep 1
+	echo "$1" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $1"
+	echo 4096 >$tr/buffer_size_kb
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo 1 >$tr/events/writeback/writeback_start/enable
+	echo 1 >$tr/events/writeback/writeback_written/enable
+	echo 1 >$tr/tracing_on
+}
+# np_stop: recording stopped; fails when the trace buffer overflowed
+np_stop() {
+	echo 0 >$tr/tracing_on
+	echo 0 >$tr/events/writeback/writeback_start/enable
+	echo 0 >$tr/events/writeback/writeback_written/enable
+	! grep -q "lost events" $tr/trace || err "the trace buffer overflowed"
+}
