@@ -79,6 +79,14 @@ kernel-planted: tree
 check-negative: initramfs
 	@bash $(S)/check-negative.sh $(BASE)
 
+## flake-count  RUNS (20) boots of the kselftest beside HOGS (2) CPU hogs on the
+##              host: how many runs fail on a loaded machine
+RUNS ?= 20
+HOGS ?= 2
+.PHONY: flake-count
+flake-count: kernel initramfs
+	@bash $(S)/flake-count.sh -b $(BASE) -n $(RUNS) -g $(HOGS)
+
 ## initramfs    the guest's initramfs pieces (busybox, tools, kselftests)
 initramfs: tree
 	@test -f build/initramfs/base.cpio -a build/initramfs/base.cpio -nt $(S)/guest-init \

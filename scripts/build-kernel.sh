@@ -53,7 +53,11 @@ make_config() {
 	# Every option the fragments ask for must have survived olddefconfig,
 	# but for those this tree's Kconfig does not define (the fragments
 	# serve every base: 7.2 has no NFS_V4_1, which it always builds).
-	missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r l; do
+	# A later fragment overrides an earlier one (the scale kernel's NR_CPUS):
+	# only each option's last value is checked.
+	missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' |
+		awk -F= '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }' | while IFS= read -r l; do
 		opt=${l%%=*} val=${l#*=}
 		if ! git -C "$tree" grep -qE "^[[:space:]]*(menu)?config ${opt#CONFIG_}[[:space:]]*$" -- ':(glob)**/Kconfig*'; then
 			echo "$l" >>"$scratch/not-in-tree"
