@@ -1,4 +1,5 @@
 #!/bin/bash
+# upstream test: other bases in make check-full
 # A guest command's exit status and its result files come back to the host.
 . "$TOP/scripts/tests/testlib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# upstream test: other bases in make check-full
 # A kernel warning in the console log fails the run even when the command
 # itself succeeds: plant one through /dev/kmsg.
 . "$TOP/scripts/tests/testlib.sh"

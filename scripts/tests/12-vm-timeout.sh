@@ -1,4 +1,5 @@
 #!/bin/bash
+# upstream test: other bases in make check-full
 # A guest that does not finish is stopped at the timeout and reported as such.
 . "$TOP/scripts/tests/testlib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# upstream test: other bases in make check-full
 # One small cell of the benchmarks (S1 on ext4, one repetition, 64 MiB at
 # 16 MiB/s, threshold 16 MiB), so that the benchmark scripts keep working:
 # every setting produces a row, the knob keeps the device near its
