@@ -108,7 +108,8 @@ install:
 	@$(MAKE) --no-print-directory -C tools install
 
 ## check        every test: workbench, series, kselftest in the VM, on every
-##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some)
+##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some);
+##              the backports skip the tests marked "upstream test" (check-full runs them)
 check: setup tools
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \
