@@ -4,36 +4,36 @@
 # possible CPUs, the function profiler) and the same kernel comparing the
 # count as the series' first version did (build/kernels/BASE-exactsum-scale,
 # build-variant.sh BASE exactsum), each booted with possible_cpus=POSSIBLE
-# and 2 vCPUs; in each, REPS repetitions of MIB MiB written at full speed to
+# and CPUS (2) vCPUs; in each, REPS repetitions of MIB MiB written at full speed to
 # ext4 with the knob off and at KNOB (scripts/guest/scale-cost.sh).
 #
-#   scale-cost.sh [-b BASE] [-p POSSIBLE] [-m MIB] [-r REPS] [-k KNOB]
+#   scale-cost.sh [-b BASE] [-p POSSIBLE] [-c CPUS] [-m MIB] [-r REPS] [-k KNOB]
 #
 # Prints, per kernel and setting, the medians of the write time and of the
 # calls of __percpu_counter_sum() and __percpu_counter_compare() during the
 # writes, and the sums per GiB above the knob-off run's (the knob's own).
-# Results under build/scale-cost/BASE/.
+# Results under build/scale-cost/BASE-POSSIBLE-CPUS/.
 set -u
 . "$(dirname "$0")/lib.sh"
-base=$(default_base) possible=256 mib=256 reps=3 knob=16777216
-while getopts b:p:m:r:k: o; do
+base=$(default_base) possible=256 cpus=2 mib=256 reps=3 knob=16777216
+while getopts b:p:c:m:r:k: o; do
 	case $o in
-	b) base=$OPTARG ;; p) possible=$OPTARG ;; m) mib=$OPTARG ;; r) reps=$OPTARG ;; k) knob=$OPTARG ;;
-	*) die "usage: scale-cost.sh [-b BASE] [-p POSSIBLE] [-m MIB] [-r REPS] [-k KNOB]" ;;
+	b) base=$OPTARG ;; p) possible=$OPTARG ;; c) cpus=$OPTARG ;; m) mib=$OPTARG ;; r) reps=$OPTARG ;; k) knob=$OPTARG ;;
+	*) die "usage: scale-cost.sh [-b BASE] [-p POSSIBLE] [-c CPUS] [-m MIB] [-r REPS] [-k KNOB]" ;;
 	esac
 done
 series=$TOP/build/obj-$base-scale/arch/x86/boot/bzImage
 exact=$TOP/build/kernels/$base-exactsum-scale.bzImage
 [ -f "$series" ] || die "no ${series#"$TOP"/}; run 'bash scripts/build-kernel.sh $base scale'"
 [ -f "$exact" ] || die "no ${exact#"$TOP"/}; run 'bash scripts/build-variant.sh $base exactsum'"
-out=$TOP/build/scale-cost/$base
+out=$TOP/build/scale-cost/$base-$possible-$cpus
 mkdir -p "$out"
 guest_files
 for k in series exact; do
 	kernel=$series
 	[ $k = exact ] && kernel=$exact
-	say "$k kernel, possible_cpus=$possible: $reps x $mib MiB with the knob off and at $knob (console: ${out#"$TOP"/}/$k/console.log)"
-	VM_APPEND="possible_cpus=$possible" bash "$TOP/scripts/vm-run.sh" -k "$kernel" -q -s '^scale-cost' -t 1800 \
+	say "$k kernel, possible_cpus=$possible, $cpus vCPUs: $reps x $mib MiB with the knob off and at $knob (console: ${out#"$TOP"/}/$k/console.log)"
+	VM_APPEND="possible_cpus=$possible" bash "$TOP/scripts/vm-run.sh" -k "$kernel" -c "$cpus" -q -s '^scale-cost' -t 1800 \
 		-o "$out/$k" -d 2G:- "${GUEST_FILES[@]}" \
 		"sh /run/files/scale-cost.sh /dev/vdb $mib $reps 0 $knob" || die "the $k run failed; see ${out#"$TOP"/}/$k/console.log"
 done
