@@ -42,7 +42,7 @@ kernel-debug: tree
 	@bash $(S)/build-kernel.sh $(BASE) debug
 
 ## prefixes     build the kernel at every prefix of the series (build/kernels/;
-##              WITH_BASE=1 also the unpatched base)
+##              WITH_BASE=1 also the unpatched base; PREFIXES="1 2" only those)
 prefixes: tree
 	@bash $(S)/build-prefixes.sh $(BASE)
 
