@@ -6,7 +6,7 @@
 #     -b BASE      kernel base (default: the first in config.mk): build/obj-BASE/...
 #     -k BZIMAGE   boot this kernel instead
 #     -m MEM       guest memory (default 2G)
-#     -c CPUS      guest CPUs (default 2)
+#     -c CPUS      guest CPUs (default 2, at most 64)
 #     -d SPEC      extra disk, repeatable: SIZE[:FS[:WRITE_BPS]], e.g. 1G:xfs:32M
 #                  FS is ext4, xfs, btrfs or "-" (none); WRITE_BPS throttles
 #                  writes with QEMU block throttling. Disks are /dev/vdb,
@@ -85,7 +85,7 @@ bytes() {
 	esac
 }
 
-[[ $cpus =~ ^[1-8]$ ]] || bad "bad CPU count '$cpus' (1 to 8)"
+[[ $cpus =~ ^[1-9][0-9]?$ ]] && [ "$cpus" -le 64 ] || bad "bad CPU count '$cpus' (1 to 64)"
 [[ $timeout =~ ^[0-9]+$ ]] || bad "bad timeout '$timeout' (seconds)"
 nics=() vm_net=
 if [ -n "$net" ]; then

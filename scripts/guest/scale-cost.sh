@@ -1,6 +1,6 @@
 #!/bin/sh
 # What comparing the threshold costs with many possible CPUs: on a kernel
-# booted with possible_cpus=N (the scale kernel), for each repetition and
+# started with many CPUs (the scale kernel), for each repetition and
 # each KNOB (bytes; 0 is off) on ext4 on DEV, write MIB MiB to a new file
 # at full speed in 4 KiB write()s, then sync, counting the calls of
 # __percpu_counter_sum() and __percpu_counter_compare() during the writes
