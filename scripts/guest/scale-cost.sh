@@ -9,7 +9,8 @@
 #   scale-cost.sh DEV MIB REPS KNOB...
 #
 # One line per repetition and setting:
-#   scale-cost: cpus=POSSIBLE/ONLINE knob=N write_s=S sums=A compares=B
+#   scale-cost: cpus=POSSIBLE/ONLINE knob=N write_s=S sums=A compares=B sum_us=U
+# (U: the microseconds spent in the sums, as the profiler times them)
 set -u
 dev=$1 mib=$2 reps=$3
 shift 3
@@ -25,6 +26,8 @@ echo "__percpu_counter_sum __percpu_counter_compare" >$tr/set_ftrace_filter || e
 cpus="$(cat /sys/devices/system/cpu/possible)/$(cat /sys/devices/system/cpu/online)"
 # hits NAME: calls of NAME over every CPU since the profiler was enabled
 hits() { cat $tr/trace_stat/function* 2>/dev/null | awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }'; }
+# usecs NAME: microseconds spent in NAME over every CPU (the profiler's Time)
+usecs() { cat $tr/trace_stat/function* 2>/dev/null | awk -v f="$1" '$1 == f { n += $3 } END { printf "%.0f\n", n }'; }
 r=0
 while [ $r -lt "$reps" ]; do
 	r=$((r + 1))
@@ -34,10 +37,10 @@ while [ $r -lt "$reps" ]; do
 		echo "$knob" >/sys/class/bdi/$bdi/dirty_background_bytes || err "cannot set the knob to $knob"
 		echo 1 >$tr/function_profile_enabled
 		t=$(/run/files/paced-write $mnt/f 4096 $((mib << 20)) 0) || err "writing failed"
-		s=$(hits __percpu_counter_sum) c=$(hits __percpu_counter_compare)
+		s=$(hits __percpu_counter_sum) c=$(hits __percpu_counter_compare) us=$(usecs __percpu_counter_sum)
 		echo 0 >$tr/function_profile_enabled
 		sync
-		echo "scale-cost: cpus=$cpus knob=$knob write_s=${t%% *} sums=$s compares=$c"
+		echo "scale-cost: cpus=$cpus knob=$knob write_s=${t%% *} sums=$s compares=$c sum_us=$us"
 	done
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
