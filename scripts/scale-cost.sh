@@ -15,9 +15,10 @@
 #
 #   scale-cost.sh [-b BASE] [-c CPUS] [-m MIB] [-r REPS] [-k KNOB]
 #
-# Prints, per kernel and setting, the medians of the write time and of the
+# Prints, per kernel and setting, the medians of the write time, of the
 # calls of __percpu_counter_sum() and __percpu_counter_compare() during the
-# writes and of the time spent in the sums, and the sums per GiB above the knob-off run's (the knob's own).
+# writes and of the time spent in the sums, and the sums per GiB above the
+# knob-off run's (the knob's own).
 # Results under build/scale-cost/BASE-CPUS/.
 set -u
 . "$(dirname "$0")/lib.sh"
