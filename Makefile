@@ -55,8 +55,8 @@ check-32bit: tree
 kernel-rootwb: tree
 	@bash $(S)/build-variant.sh $(BASE) rootwb
 
-## scale-cost   what comparing the threshold costs with 256 possible CPUs: builds the
-##              scale kernel (256 possible CPUs, function profiler) and the first
+## scale-cost   what comparing the threshold costs with 32 CPUs online: builds the
+##              scale kernel (room for 256 CPUs, kprobe events) and the first
 ##              version's exact-sum variant, counts the counter sums per GiB written
 .PHONY: scale-cost
 scale-cost: tree initramfs

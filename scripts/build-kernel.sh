@@ -5,7 +5,7 @@
 #
 # "debug" builds the same tree with scripts/kernel-debug.config on top
 # (KASAN, lockdep, UBSAN, ...) into build/obj-BASE-debug; "scale" with
-# scripts/kernel-scale.config (256 possible CPUs, the function profiler)
+# scripts/kernel-scale.config (room for 256 CPUs, kprobe events)
 # into build/obj-BASE-scale.
 #
 # The config is tinyconfig plus scripts/kernel.config plus the config of

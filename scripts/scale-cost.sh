@@ -1,7 +1,7 @@
 #!/bin/bash
 # What comparing the threshold costs with many CPUs, as ratios in one run:
 # the scale kernel of the series (build/obj-BASE-scale: room for 256 CPUs,
-# the function profiler) and the same kernel comparing the count as the
+# kprobe events) and the same kernel comparing the count as the
 # series' first version did (build/kernels/BASE-exactsum-scale,
 # build-variant.sh BASE exactsum), each in a guest with CPUS (32) vCPUs
 # online; in each, REPS repetitions of MIB MiB written at full speed to
@@ -15,10 +15,9 @@
 #
 #   scale-cost.sh [-b BASE] [-c CPUS] [-m MIB] [-r REPS] [-k KNOB]
 #
-# Prints, per kernel and setting, the medians of the write time, of the
+# Prints, per kernel and setting, the medians of the write time and of the
 # calls of __percpu_counter_sum() and __percpu_counter_compare() during the
-# writes and of the time spent in the sums, and the sums per GiB above the
-# knob-off run's (the knob's own).
+# writes, and the sums per GiB above the knob-off run's (the knob's own).
 # Results under build/scale-cost/BASE-CPUS/.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -46,13 +45,13 @@ for k in series exact; do
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { grep -h "^scale-cost: .* knob=$2 " "$out/$1/console.log" | tr ' ' '\n' | sed -n "s/^$3=//p" | median; }
-printf '%-28s %-9s %10s %12s %12s %12s %16s\n' kernel knob write_s sums compares sum_us "knob's sums/GiB"
+printf '%-28s %-9s %10s %12s %12s %16s\n' kernel knob write_s sums compares "knob's sums/GiB"
 for k in series exact; do
 	off=$(field $k 0 sums)
 	for kn in 0 "$knob"; do
 		s=$(field $k "$kn" sums)
-		printf '%-28s %-9s %10s %12s %12s %12s %16s\n' "$([ $k = series ] && echo "v2 (compare)" || echo "first version (exact sum)")" \
-			"$kn" "$(field $k "$kn" write_s)" "$s" "$(field $k "$kn" compares)" "$(field $k "$kn" sum_us)" \
+		printf '%-28s %-9s %10s %12s %12s %16s\n' "$([ $k = series ] && echo "v2 (compare)" || echo "first version (exact sum)")" \
+			"$kn" "$(field $k "$kn" write_s)" "$s" "$(field $k "$kn" compares)" \
 			"$(awk -v s="$s" -v o="$off" -v m="$mib" 'BEGIN { printf "%.0f", (s - o) * 1024 / m }')"
 	done
 done | tee "$out/summary.txt"
