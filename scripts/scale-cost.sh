@@ -18,7 +18,7 @@
 # Prints, per kernel and setting, the medians of the write time and of the
 # calls of __percpu_counter_sum() and __percpu_counter_compare() during the
 # writes, and the sums per GiB above the knob-off run's (the knob's own).
-# Results under build/scale-cost/BASE-CPUS/.
+# Results under build/scale-cost/BASE-CPUS-KNOB/.
 set -u
 . "$(dirname "$0")/lib.sh"
 base=$(default_base) cpus=32 mib=256 reps=3 knob=8388608
@@ -32,7 +32,7 @@ series=$TOP/build/obj-$base-scale/arch/x86/boot/bzImage
 exact=$TOP/build/kernels/$base-exactsum-scale.bzImage
 [ -f "$series" ] || die "no ${series#"$TOP"/}; run 'bash scripts/build-kernel.sh $base scale'"
 [ -f "$exact" ] || die "no ${exact#"$TOP"/}; run 'bash scripts/build-variant.sh $base exactsum'"
-out=$TOP/build/scale-cost/$base-$cpus
+out=$TOP/build/scale-cost/$base-$cpus-$knob
 mkdir -p "$out"
 guest_files
 for k in series exact; do
