@@ -70,6 +70,22 @@ guest_files() {
 	done
 }
 
+# host_prog NAME: print the path of build/host/NAME, a program for the host
+# built from scripts/NAME.c when older than its source (into a temporary
+# name first: several VM runs may ask for it at once)
+host_prog() {
+	local src=$TOP/scripts/$1.c bin=$TOP/build/host/$1
+	if ! [ "$bin" -nt "$src" ]; then
+		mkdir -p "$TOP/build/host"
+		gcc -O2 -Wall -Wextra -Werror -o "$bin.$$" "$src" && mv -f "$bin.$$" "$bin" || {
+			rm -f "$bin.$$"
+			echo "$PROG: cannot build ${bin#"$TOP"/} from ${src#"$TOP"/}" >&2
+			return 1
+		}
+	fi
+	echo "$bin"
+}
+
 # make_disk IMG BYTES FS: a sparse disk image, with an ext4, xfs or btrfs
 # filesystem, or none for "-"
 make_disk() {
