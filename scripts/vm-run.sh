@@ -16,9 +16,14 @@
 #                  when FS is given), and keep it: a later run can boot on
 #                  what this one left (repeatable, in order with -d)
 #     -n HUB:HOST  a network card on a link shared by every guest given the same
-#                  HUB (a UDP port number, 1024-65535: a multicast group on the
-#                  host's loopback, so nothing leaves the machine); the guest
-#                  is 10.0.0.HOST/24 (HOST 1-254) on its eth0
+#                  HUB (a name of letters, digits, '.', '_' and '-', e.g. a
+#                  number); the guest is 10.0.0.HOST/24 (HOST 1-254) on its
+#                  eth0. Every frame reaches every other guest of the HUB
+#                  over unix datagram sockets in build/net/hub-HUB/, through
+#                  a hub process on the host (scripts/net-hub.c; no network
+#                  address is used): the first guest on the HUB starts it and
+#                  it exits 10 s after the last one has gone (its log:
+#                  hub.log there)
 #     -i CPIO      extra initramfs piece (e.g. build/initramfs/kselftest-6.12.cpio)
 #     -f FILE      copy FILE into the guest's /run/files/ (repeatable)
 #     -t SECONDS   timeout for the whole VM run (default 600)
@@ -37,16 +42,16 @@
 # command's own; 124 when the timeout hit; 125 when the console log shows
 # a kernel oops/BUG/WARNING/KASAN/UBSAN/lockdep/hung-task report; 126 when
 # the guest never reported a status (crash, panic, boot failure, or no /init
-# after VM_BOOT_TIMEOUT (180) s twice); 2 for bad
-# usage. After -K the results disk is not written: the command leaves its
-# findings on the console or the kept disks.
+# after VM_BOOT_TIMEOUT (180) s twice); 2 for bad usage, a HOST already on
+# its HUB or a hub that cannot start. After -K the results disk is not
+# written: the command leaves its findings on the console or the kept disks.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 base=$(default_base) kernel= mem=2G cpus=2 timeout=600 outdir=$TOP/build/vm/last quiet=0
 boot_timeout=${VM_BOOT_TIMEOUT:-180}
 disks=() pieces=() files=() show= killre= net=
-usage() { sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,/^set -u$/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 bad() { echo "$PROG: $*" >&2; exit 2; }
 
 while getopts b:k:m:c:d:D:n:i:f:t:o:qs:K:h opt; do
@@ -87,14 +92,17 @@ bytes() {
 
 [[ $cpus =~ ^[1-9][0-9]?$ ]] && [ "$cpus" -le 64 ] || bad "bad CPU count '$cpus' (1 to 64)"
 [[ $timeout =~ ^[0-9]+$ ]] || bad "bad timeout '$timeout' (seconds)"
-nics=() vm_net=
+nics=() vm_net= gsock=
 if [ -n "$net" ]; then
-	[[ $net =~ ^([0-9]+):([0-9]+)$ ]] || bad "bad network '$net' (HUB:HOST, e.g. 40123:1)"
-	hub=${BASH_REMATCH[1]} host=${BASH_REMATCH[2]}
-	[ "$hub" -ge 1024 ] && [ "$hub" -le 65535 ] || bad "bad hub '$hub' in '$net' (a port, 1024-65535)"
+	[[ $net =~ ^([A-Za-z0-9][A-Za-z0-9._-]{0,31}):([0-9]{1,3})$ ]] ||
+		bad "bad network '$net' (HUB:HOST, e.g. 40123:1 or nfs:2)"
+	hub=${BASH_REMATCH[1]} host=$((10#${BASH_REMATCH[2]}))
 	[ "$host" -ge 1 ] && [ "$host" -le 254 ] || bad "bad host number '$host' in '$net' (1-254)"
-	# every frame goes to every guest on the hub; each NIC keeps its own
-	nics=(-netdev "socket,id=net0,mcast=230.0.0.1:$hub,localaddr=127.0.0.1"
+	# the guest's socket and the hub's (QEMU takes ",," for a comma)
+	netdir=$TOP/build/net/hub-$hub
+	gsock=$netdir/guest-$host.sock
+	[ ${#gsock} -le 107 ] || bad "the socket path $gsock is too long for a unix socket (107 bytes at most)"
+	nics=(-netdev "dgram,id=net0,local.type=unix,local.path=${gsock//,/,,},remote.type=unix,remote.path=${netdir//,/,,}/hub.sock"
 		-device "virtio-net-pci,netdev=net0,mac=$(printf '52:54:00:00:00:%02x' "$host")")
 	vm_net="eth0:10.0.0.$host/24"
 fi
@@ -106,6 +114,27 @@ basecpio=$TOP/build/initramfs/base.cpio
 for p in "${pieces[@]}"; do [ -f "$p" ] || bad "no initramfs piece $p"; done
 for f in "${files[@]}"; do [ -f "$f" ] || bad "no file $f to copy into the guest"; done
 command -v qemu-system-x86_64 >/dev/null || bad "qemu-system-x86_64 not found; run 'make setup'"
+
+# -n: join the hub. Under the hub's start lock, start the hub unless one
+# runs and take this guest's lock, held (fd 8) for as long as this script
+# runs, QEMU and a second boot included: the hub counts the guest as present
+# while it is held, and leaves only after no guest has been for 10 s, which
+# it decides under the same start lock (scripts/net-hub.c).
+if [ -n "$net" ]; then
+	hubprog=$(host_prog net-hub) || exit 2
+	mkdir -p "$netdir" || bad "cannot create ${netdir#"$TOP"/}"
+	exec 8>>"$netdir/guest-$host.lock" 9>>"$netdir/lock"
+	flock -w 60 9 || bad "cannot take the lock ${netdir#"$TOP"/}/lock"
+	flock -w 5 8 || bad "host $host is already on hub $hub (${netdir#"$TOP"/}/guest-$host.lock is held)"
+	# a running hub holds hub.lock; none can start or leave meanwhile
+	if flock -n "$netdir/hub.lock" true; then
+		"$hubprog" -b "$netdir" </dev/null >>"$netdir/hub.log" 2>&1 8>&- 9>&- ||
+			bad "the network hub $hub did not start: $(tail -n 1 "$netdir/hub.log")"
+		say "started the network hub $hub (pid $(cat "$netdir/hub.pid"), log ${netdir#"$TOP"/}/hub.log)"
+	fi
+	exec 9>&-
+	trap 'rm -f "$gsock"' EXIT
+fi
 
 rm -rf "$outdir"
 mkdir -p "$outdir/results" "$outdir/run/run/files"
