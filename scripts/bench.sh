@@ -182,8 +182,8 @@ s5_run() {
 	local r=$TOP/build/bench/$base/S5-$2 hub pids=() i rc=0 t=$((3600 * gib)) lock
 	rm -rf "$r"
 	mkdir -p "$r"
-	# a hub of this run's own: the first port whose lock this run takes
-	# (other runs on the machine hold theirs)
+	# a hub of this run's own (vm-run.sh -n, scripts/net-hub.c): the first
+	# number whose lock this run takes (other runs on the machine hold theirs)
 	for hub in $(seq 40000 40099); do
 		lock=$TOP/build/bench/hub-$hub.lock
 		mkdir "$lock" 2>/dev/null && break
@@ -191,7 +191,7 @@ s5_run() {
 		kill -0 "$(cat "$lock/pid" 2>/dev/null)" 2>/dev/null || { rm -rf "$lock"; mkdir "$lock" 2>/dev/null && break; }
 		lock=
 	done
-	[ -n "$lock" ] || die "no free hub port in 40000-40099 (locks in build/bench/hub-*.lock)"
+	[ -n "$lock" ] || die "no free hub number in 40000-40099 (locks in build/bench/hub-*.lock)"
 	echo $$ >"$lock/pid"
 	cat >"$r/s5.conf" <<-EOF
 	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh
@@ -273,7 +273,7 @@ run_case() {
 	S5)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
 		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
-			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU socket netdev, multicast on the host's loopback), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
+			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
 			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1")
 		;;
