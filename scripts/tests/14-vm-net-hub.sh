@@ -31,6 +31,15 @@ import fcntl, os, signal, socket, subprocess, sys, time
 prog, d = sys.argv[1:]
 os.makedirs(d)
 bad = 0
+def waited(p, secs):
+    """p's exit status, or None (and p killed) after secs seconds"""
+    try:
+        return p.wait(secs)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return None
+
+
 def check(cond, what):
     global bad
     print(("ok: " if cond else "NOT OK: ") + what)
@@ -73,21 +82,13 @@ time.sleep(3)
 check(hub.poll() is None, "the hub stays while a guest's lock is held (idle time 1 s, 3 s without sockets)")
 lock.close()
 t0 = time.time()
-try:
-    rc = hub.wait(10)
-except subprocess.TimeoutExpired:
-    hub.kill()
-    rc = None
+rc = waited(hub, 10)
 check(rc == 0, f"then it leaves by itself, exit {rc} after {time.time() - t0:.1f} s: {hub.stdout.read().strip()}")
 check(not os.path.exists(f"{d}/hub.sock"), "and removes its socket")
 hub = subprocess.Popen([prog, d], stdout=subprocess.PIPE, text=True)
 time.sleep(0.5)
 hub.send_signal(signal.SIGTERM)
-try:
-    rc = hub.wait(5)
-except subprocess.TimeoutExpired:
-    hub.kill()
-    rc = None
+rc = waited(hub, 5)
 check(rc == 0, f"SIGTERM stops it, exit {rc}")
 sys.exit(1 if bad else 0)
 EOF
