@@ -110,6 +110,10 @@ install:
 ## check        every test: workbench, series, kselftest in the VM, on every
 ##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some);
 ##              the backports skip the tests marked "upstream test" (check-full runs them)
+# The targets that mount XFS or btrfs build the kernel with them on every base
+# (scripts/kernel-fs.config); `make check` does so only on FS_KERNEL_BASES
+check-full stress integrity bench kernel-planted: export KERNEL_FS := 1
+
 check: setup tools
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \

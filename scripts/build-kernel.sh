@@ -28,10 +28,7 @@ command -v ccache >/dev/null || die "ccache not found; run 'make setup'"
 export ARCH=x86_64
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 export KBUILD_BUILD_USER=bdi KBUILD_BUILD_HOST=workbench
-# Paths below the project become relative for ccache, so a fresh clone in
-# another folder hits the cache of an earlier one.
-export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+use_ccache
 jobs=$(nproc)
 kmake() { make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
 
@@ -81,6 +78,18 @@ $missing"
 }
 
 frags=("$TOP/scripts/kernel.config")
+# XFS and btrfs: on the FS_KERNEL_BASES, in the debug and scale kernels, and
+# wherever KERNEL_FS=1 asks for them (see scripts/kernel-fs.config)
+case " $(cfg FS_KERNEL_BASES) " in
+*" $base "*) with_fs=1 ;;
+*) with_fs=${KERNEL_FS:-0} ;;
+esac
+[ -z "$flavor" ] || with_fs=1
+case $with_fs in
+1) frags+=("$TOP/scripts/kernel-fs.config") ;;
+0) ;;
+*) die "KERNEL_FS is 1 (XFS and btrfs in the kernel) or 0, got '$with_fs'" ;;
+esac
 for t in $(cfg KSELFTEST_TARGETS); do
 	f=$tree/tools/testing/selftests/$t/config
 	[ -f "$f" ] && frags+=("$f")

@@ -11,7 +11,7 @@ base=${1:-$(default_base)}
 tree=$TOP/build/linux-$base
 obj=$TOP/build/obj-$base-i386
 [ -d "$tree" ] || die "no tree at build/linux-$base; run 'make tree'"
-export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1
+use_ccache
 files="mm/page-writeback.o mm/backing-dev.o"
 frag=$(mktemp)
 trap 'rm -f "$frag"' EXIT

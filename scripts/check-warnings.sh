@@ -19,7 +19,7 @@ log=$TOP/build/logs/w1-sparse-$base.log
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -f "$TOP/build/obj-$base/.config" ] || die "no kernel config in build/obj-$base; run 'make kernel'"
 command -v sparse >/dev/null || die "sparse not found; run 'make setup'"
-export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1
+use_ccache
 from=$(git -C "$tree" describe --tags --abbrev=0 --match 'base-*' series 2>/dev/null) ||
 	die "no base-* tag below the series in build/linux-$base"
 

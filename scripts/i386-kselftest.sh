@@ -22,7 +22,7 @@ logdir=$TOP/build/logs
 command -v qemu-system-i386 >/dev/null || die "qemu-system-i386 not found; run 'make setup'"
 echo 'int main(void) { return 0; }' | gcc -m32 -static -x c -o /dev/null - 2>/dev/null ||
 	die "gcc cannot build static i386 programs; run 'make setup' (gcc-multilib)"
-export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1
+use_ccache
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000" KBUILD_BUILD_USER=bdi KBUILD_BUILD_HOST=workbench
 mkdir -p "$obj" "$out" "$logdir"
 frag=$obj/i386.config

@@ -15,6 +15,17 @@ cfg() {
 	printf '%s\n' "$v"
 }
 
+# use_ccache: the ccache settings of every kernel build. Paths below the
+# project become relative, so a fresh clone in another folder hits the cache
+# of an earlier one. Depend mode takes the headers from the compiler's own
+# dependency file (kbuild's -Wp,-MMD) instead of running the preprocessor a
+# second time on every miss: a cold fs/xfs took 147 s with it, 213 s without
+# and 149 s with no ccache at all (6.12, 2 jobs); it only hits in direct mode.
+use_ccache() {
+	export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+}
+
 # default_base: the first base of config.mk, the one `make` uses unless told
 default_base() { cfg BASES | awk '{ print $1 }'; }
 

@@ -109,6 +109,22 @@ fi
 bytes "$mem" >/dev/null || bad "bad memory size '$mem' (e.g. 2G)"
 [ -n "$kernel" ] || kernel=$TOP/build/obj-$base/arch/x86/boot/bzImage
 [ -f "$kernel" ] || bad "no kernel at $kernel; run 'make kernel' first"
+# the kernel's config: beside it in its build folder, or NAME.config beside
+# build/kernels/NAME.bzImage
+case $kernel in
+*/arch/x86/boot/bzImage) kconfig=${kernel%/arch/x86/boot/bzImage}/.config ;;
+*.bzImage) kconfig=${kernel%.bzImage}.config ;;
+*) kconfig= ;;
+esac
+# has_fs FS: the kernel can mount FS (as far as its config, when found, tells)
+has_fs() {
+	local opt
+	case $1 in xfs) opt=CONFIG_XFS_FS ;; btrfs) opt=CONFIG_BTRFS_FS ;; *) return 0 ;; esac
+	[ -z "$kconfig" ] || [ ! -f "$kconfig" ] || grep -q "^$opt=y" "$kconfig"
+}
+no_fs() {
+	bad "the kernel ${kernel#"$TOP"/} has no $1 ($kconfig): a base outside config.mk's FS_KERNEL_BASES is built without XFS and btrfs unless asked; run 'make BASE=$base KERNEL_FS=1 kernel'"
+}
 basecpio=$TOP/build/initramfs/base.cpio
 [ -f "$basecpio" ] || bad "no $basecpio; run 'make initramfs' first"
 for p in "${pieces[@]}"; do [ -f "$p" ] || bad "no initramfs piece $p"; done
@@ -155,6 +171,7 @@ for spec in "${disks[@]}"; do
 		[ -f "$img" ] || bad "no disk image $img"
 		fs=${fs:--}
 		case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '${spec#@}'" ;; esac
+		has_fs "$fs" || no_fs "$fs"
 		drives+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads"
 			-device "virtio-blk-pci,drive=d$i,serial=$name")
 		vm_disks+="$name:$fs "
@@ -167,6 +184,7 @@ for spec in "${disks[@]}"; do
 	fs=${fs:--}
 	img=$outdir/disk-$i.img
 	case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '$spec' (ext4, xfs, btrfs or -)" ;; esac
+	has_fs "$fs" || no_fs "$fs"
 	make_disk "$img" "$sz" "$fs" || bad "mkfs.$fs failed for '$spec'"
 	opt=
 	if [ -n "${bps:-}" ]; then

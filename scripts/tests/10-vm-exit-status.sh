@@ -12,4 +12,18 @@ else
 	not_ok "result file did not come back (${out#"$TOP"/}/results/note.txt)"
 fi
 expect_rc 0 "guest 'true' gives 0" "$VMRUN" -b "$BASE" -q -t 300 -o "$out" true
+
+# A disk of a filesystem the kernel lacks (a backport's kernel of make check
+# has no XFS or btrfs) is refused before anything boots, with what to do
+fake=$CHECKDIR/vm-exit-status-nofs
+mkdir -p "$fake"
+: >"$fake/k.bzImage"
+printf 'CONFIG_EXT4_FS=y\n# CONFIG_XFS_FS is not set\n' >"$fake/k.config"
+msg=$("$VMRUN" -k "$fake/k.bzImage" -q -t 60 -o "$fake/out" -d 64M:xfs true 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && printf '%s\n' "$msg" | grep -q 'has no xfs.*KERNEL_FS=1'; then
+	ok "a kernel without XFS is refused an XFS disk (exit 2: $msg)"
+else
+	not_ok "an XFS disk on a kernel without XFS: exit $rc, '$msg'"
+fi
 finish
