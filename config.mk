@@ -24,12 +24,6 @@ DEB_SUITES_7.3   := trixie-backports
 # addresses the patches to whom scripts/get_maintainer.pl names.
 UPSTREAM_BASE := 7.3
 
-# Bases whose kernel carries XFS and btrfs (scripts/kernel-fs.config) even in
-# `make check`: the tests that mount them (25, 41) run there on the upstream
-# base only. The other bases get them with KERNEL_FS=1, which the targets
-# that mount them set (check-full, stress, integrity, bench, kernel-planted).
-FS_KERNEL_BASES := 7.3
-
 # kselftest targets the workbench installs into the guest and whose config
 # fragments are merged into the kernel config.
 KSELFTEST_TARGETS := bdi

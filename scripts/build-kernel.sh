@@ -9,7 +9,9 @@
 # into build/obj-BASE-scale.
 #
 # The config is tinyconfig plus scripts/kernel.config plus the config of
-# each kselftest target in config.mk; it is regenerated every time and only
+# each kselftest target in config.mk, plus scripts/kernel-fs.config (XFS,
+# btrfs) unless KERNEL_FS=0 (what `make check` sets) on a base other than
+# the upstream one; it is regenerated every time and only
 # replaces the old one when it differs, so nothing rebuilds needlessly.
 # Compiles go through ccache.
 set -u
@@ -78,18 +80,16 @@ $missing"
 }
 
 frags=("$TOP/scripts/kernel.config")
-# XFS and btrfs: on the FS_KERNEL_BASES, in the debug and scale kernels, and
-# wherever KERNEL_FS=1 asks for them (see scripts/kernel-fs.config)
-case " $(cfg FS_KERNEL_BASES) " in
-*" $base "*) with_fs=1 ;;
-*) with_fs=${KERNEL_FS:-0} ;;
+# XFS and btrfs (scripts/kernel-fs.config) are in every kernel but those of
+# `make check` (KERNEL_FS=0) on the bases other than the upstream one, where
+# no test of make check mounts them
+case ${KERNEL_FS:-1} in
+1) with_fs=1 ;;
+0) with_fs=0 ;;
+*) die "KERNEL_FS is 1 (XFS and btrfs in the kernel, the default) or 0 (not on a backport base), got '$KERNEL_FS'" ;;
 esac
-[ -z "$flavor" ] || with_fs=1
-case $with_fs in
-1) frags+=("$TOP/scripts/kernel-fs.config") ;;
-0) ;;
-*) die "KERNEL_FS is 1 (XFS and btrfs in the kernel) or 0, got '$with_fs'" ;;
-esac
+[ "$base" != "$(cfg UPSTREAM_BASE)" ] || with_fs=1
+[ "$with_fs" = 0 ] || frags+=("$TOP/scripts/kernel-fs.config")
 for t in $(cfg KSELFTEST_TARGETS); do
 	f=$tree/tools/testing/selftests/$t/config
 	[ -f "$f" ] && frags+=("$f")

@@ -28,7 +28,9 @@
 #       the VM run fail (exit 125) as soon as the attribute is written.
 #
 # The change is made in the working tree for one incremental build, then
-# undone and the kernel rebuilt, so build/obj-BASE[-debug] ends as it began.
+# undone and the kernel rebuilt, so build/obj-BASE[-debug] ends with the
+# series (in the config this run asks for: KERNEL_FS). The variant's config
+# is kept beside it as build/kernels/NAME.config.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -82,6 +84,7 @@ git -C "$tree" diff -U0 -- "$f" | grep '^+[^+]' | sed 's/^+/    /'
 bash "$TOP/scripts/build-kernel.sh" "$base" $flavor || die "the variant does not build"
 mkdir -p "$TOP/build/kernels"
 cp "$TOP/build/obj-$base${flavor:+-$flavor}/arch/x86/boot/bzImage" "$TOP/build/kernels/$name.bzImage"
+cp "$TOP/build/obj-$base${flavor:+-$flavor}/.config" "$TOP/build/kernels/$name.config"
 undo
 say "the series again in build/obj-$base${flavor:+-$flavor}"
 bash "$TOP/scripts/build-kernel.sh" "$base" $flavor || die "the series does not build again"

@@ -21,6 +21,10 @@ cfg() {
 # dependency file (kbuild's -Wp,-MMD) instead of running the preprocessor a
 # second time on every miss: a cold fs/xfs took 147 s with it, 213 s without
 # and 149 s with no ccache at all (6.12, 2 jobs); it only hits in direct mode.
+# Kernel objects are built with -nostdinc and a new gcc is caught by its
+# mtime, but the host programs (fixdep, objtool, modpost) list no system
+# headers in -MMD's file: after an upgrade of libc6-dev, libelf-dev or
+# libssl-dev without a new gcc, run `ccache -C` once.
 use_ccache() {
 	export CCACHE_BASEDIR=$TOP/build CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}

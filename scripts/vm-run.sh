@@ -43,7 +43,8 @@
 # a kernel oops/BUG/WARNING/KASAN/UBSAN/lockdep/hung-task report; 126 when
 # the guest never reported a status (crash, panic, boot failure, or no /init
 # after VM_BOOT_TIMEOUT (180) s twice); 2 for bad usage, a HOST already on
-# its HUB or a hub that cannot start. After -K the results disk is not
+# its HUB, a hub that cannot start or a disk of a filesystem the kernel
+# lacks (XFS or btrfs on a backport's kernel of make check). After -K the results disk is not
 # written: the command leaves its findings on the console or the kept disks.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -109,22 +110,29 @@ fi
 bytes "$mem" >/dev/null || bad "bad memory size '$mem' (e.g. 2G)"
 [ -n "$kernel" ] || kernel=$TOP/build/obj-$base/arch/x86/boot/bzImage
 [ -f "$kernel" ] || bad "no kernel at $kernel; run 'make kernel' first"
-# the kernel's config: beside it in its build folder, or NAME.config beside
-# build/kernels/NAME.bzImage
+# A disk of a filesystem the kernel cannot mount is refused before anything
+# starts: `make check` builds the backports' kernels without XFS and btrfs
+# (scripts/kernel-fs.config). The kernel's config is beside it in its build
+# folder, or NAME.config beside build/kernels/NAME.bzImage.
 case $kernel in
 */arch/x86/boot/bzImage) kconfig=${kernel%/arch/x86/boot/bzImage}/.config ;;
 *.bzImage) kconfig=${kernel%.bzImage}.config ;;
 *) kconfig= ;;
 esac
-# has_fs FS: the kernel can mount FS (as far as its config, when found, tells)
-has_fs() {
-	local opt
-	case $1 in xfs) opt=CONFIG_XFS_FS ;; btrfs) opt=CONFIG_BTRFS_FS ;; *) return 0 ;; esac
-	[ -z "$kconfig" ] || [ ! -f "$kconfig" ] || grep -q "^$opt=y" "$kconfig"
-}
-no_fs() {
-	bad "the kernel ${kernel#"$TOP"/} has no $1 ($kconfig): a base outside config.mk's FS_KERNEL_BASES is built without XFS and btrfs unless asked; run 'make BASE=$base KERNEL_FS=1 kernel'"
-}
+for spec in "${disks[@]}"; do
+	fs=${spec#@}
+	case $spec in @*) fs=${fs#*:} ;; *) fs=${fs#*:} fs=${fs%%:*} ;; esac
+	case $fs in xfs) opt=CONFIG_XFS_FS ;; btrfs) opt=CONFIG_BTRFS_FS ;; *) continue ;; esac
+	[ -n "$kconfig" ] && [ -f "$kconfig" ] && ! grep -q "^$opt=y" "$kconfig" || continue
+	kbase=$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")")
+	case $kernel in
+	*/arch/x86/boot/bzImage) kbase=${kbase#obj-} fix="make BASE=${kbase%%-*} kernel" ;;
+	"$TOP"/build/kernels/*) kbase=$(basename "$kernel") fix="make BASE=${kbase%%-*} prefixes, or the target that built it" ;;
+	*) fix="with scripts/kernel-fs.config" ;;
+	esac
+	bad "the kernel ${kernel#"$TOP"/} has no $fs (${kconfig#"$TOP"/}): \`make check' builds the backports without XFS and btrfs; build it again outside make check ($fix)"
+done
+
 basecpio=$TOP/build/initramfs/base.cpio
 [ -f "$basecpio" ] || bad "no $basecpio; run 'make initramfs' first"
 for p in "${pieces[@]}"; do [ -f "$p" ] || bad "no initramfs piece $p"; done
@@ -171,7 +179,6 @@ for spec in "${disks[@]}"; do
 		[ -f "$img" ] || bad "no disk image $img"
 		fs=${fs:--}
 		case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '${spec#@}'" ;; esac
-		has_fs "$fs" || no_fs "$fs"
 		drives+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads"
 			-device "virtio-blk-pci,drive=d$i,serial=$name")
 		vm_disks+="$name:$fs "
@@ -184,7 +191,6 @@ for spec in "${disks[@]}"; do
 	fs=${fs:--}
 	img=$outdir/disk-$i.img
 	case $fs in ext4 | xfs | btrfs | -) ;; *) bad "unknown filesystem '$fs' in '$spec' (ext4, xfs, btrfs or -)" ;; esac
-	has_fs "$fs" || no_fs "$fs"
 	make_disk "$img" "$sz" "$fs" || bad "mkfs.$fs failed for '$spec'"
 	opt=
 	if [ -n "${bps:-}" ]; then
