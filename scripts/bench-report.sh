@@ -299,26 +299,42 @@ s6_section() {
 	echo
 }
 
+# present TSV SETTING...: those of the settings that have rows in TSV
+present() {
+	local f=$1 set
+	shift
+	for set in "$@"; do
+		awk -F'\t' -v s="$set" 'NR > 1 && $2 == s { found = 1; exit } END { exit !found }' "$f" && echo "$set"
+	done
+}
+
 s1_section() {
-	local d fs tsv size speed bound floor thr fbound
+	local d fs tsv size speed bound floor thr fbound sets set first
 	section S1 "data arriving at a fixed rate, then one fsync" || return 0
 	echo "Cells: median [min-max] over the repetitions. Bound: for the total, max(floor, size /"
 	echo "disk speed), the floor being the same fio job on tmpfs in the same VM; for the fsync,"
 	echo "threshold / disk speed, the time to write back what the threshold lets stay dirty."
+	first=$(results S1 | head -n 1 | cut -d' ' -f2)
+	sets=$(present "$first" off knob global limit limit16 | paste -sd' ')
+	if [ "${sets%limit*}" != "$sets" ]; then
+		echo "limit: strict_limit and max_bytes sized so that background writeback starts at the"
+		echo "knob's threshold (twice it, with the default ratios); limit16: strict_limit and"
+		echo "max_bytes 16 MiB, what distributions set on USB disks (Documentation/bdi-writeback.md)."
+	fi
 	echo
-	echo "| filesystem (knob on) | metric | floor | off | knob | global | bound | knob / bound | global / bound | off / bound |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| filesystem (knob on) | metric | floor$(for set in $sets; do printf ' | %s' "$set"; done) | bound$(for set in $sets; do [ "$set" = off ] || printf ' | %s / bound' "$set"; done) | off / bound |"
+	echo "|---|---|---$(for set in $sets; do printf '|---'; done)$(for set in $sets; do printf '|---'; done)|---|"
 	results S1 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
 		size=$(sed -n 's/^s1: \([0-9]*\) MiB at.*/\1/p' "$d/meta.txt")
 		speed=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
 		floor=$(med "$tsv" floor total_s)
 		bound=$(awk -v f="$floor" -v s="$size" -v b="$speed" 'BEGIN { x = s / b; printf "%.2f", (f > x ? f : x) }')
-		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor off knob global) | $bound | $(pct "$(med "$tsv" knob total_s)" "$bound") | $(pct "$(med "$tsv" global total_s)" "$bound") | $(pct "$(med "$tsv" off total_s)" "$bound") |"
+		echo "| $fs ($bdi) | total s | $(cells "$tsv" total_s floor $sets) | $bound$(for set in $sets; do [ "$set" = off ] || printf ' | %s' "$(pct "$(med "$tsv" "$set" total_s)" "$bound")"; done) | $(pct "$(med "$tsv" off total_s)" "$bound") |"
 		thr=$(sed -n 's/.*threshold \([0-9]*\) bytes.*/\1/p' "$d/meta.txt")
 		fbound=$(awk -v t="$thr" -v b="$speed" 'BEGIN { printf "%.2f", t / 1048576 / b }')
-		echo "| | fsync s | $(cells "$tsv" fsync_s floor off knob global) | $fbound | $(pct "$(med "$tsv" knob fsync_s)" "$fbound") | $(pct "$(med "$tsv" global fsync_s)" "$fbound") | $(pct "$(med "$tsv" off fsync_s)" "$fbound") |"
-		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 off knob global) | | | | |"
+		echo "| | fsync s | $(cells "$tsv" fsync_s floor $sets) | $fbound$(for set in $sets; do [ "$set" = off ] || printf ' | %s' "$(pct "$(med "$tsv" "$set" fsync_s)" "$fbound")"; done) | $(pct "$(med "$tsv" off fsync_s)" "$fbound") |"
+		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 $sets) |$(for set in $sets; do printf ' |'; done) |"
 	done
 	echo
 	for d in "$res"/S1-*; do
@@ -353,12 +369,13 @@ dirty_plot() {
 }
 
 # s1_plot DIR FS: the device's dirty amount over time, first repetition,
-# off vs knob vs global.
+# off vs knob vs global (and limit and limit16, where they ran).
 s1_plot() {
 	dirty_plot "$docdir/$profile-s1-$2.png" \
 		"S1 on $2: dirty page cache of the device while the stream arrives, then fsync" \
 		off="$1/series/s1-$2-off-1.dirty" knob="$1/series/s1-$2-knob-1.dirty" \
-		global="$1/series/s1-$2-global-1.dirty"
+		global="$1/series/s1-$2-global-1.dirty" \
+		$(for set in limit limit16; do [ ! -f "$1/series/s1-$2-$set-1.dirty" ] || echo "$set=$1/series/s1-$2-$set-1.dirty"; done)
 }
 
 s7_section() {
@@ -458,6 +475,55 @@ s7_plot() {
 	GP
 }
 
+s8_section() {
+	local d fs tsv bdi sets phase m size speed
+	section S8 "bursts faster than a slow disk, with idle in between, then fsync" || return 0
+	echo "Cells: median [min-max] over the repetitions. Bursts: the time the writer spent in its"
+	echo "bursts (the idle gaps left out); write(): the 99th percentile and the longest of its"
+	echo "64 KiB write()s; total: the first write to the end of the fsync; bound: the data over the"
+	echo "disk's speed. warm: right after the disk wrote 32 MiB; idle: after the disk sat idle while"
+	echo "another disk wrote (strict_limit's per-bdi limit follows the bdi's share of recent writeout)."
+	echo
+	results S8 | while read -r fs tsv bdi; do
+		d=${tsv%/*}
+		sets=$(present "$tsv" off knob limit knob+limit limit16 | paste -sd' ')
+		size=$(sed -n 's/^s8: \([0-9]*\) bursts of \([0-9]*\) MiB.*/\1 \2/p' "$d/meta.txt" | awk '{ print $1 * $2 }')
+		speed=$(sed -n 's/^disks: slow .* at \([0-9]*\) MiB\/s, other.*/\1/p' "$d/meta.txt")
+		echo "**$fs** (bdi $bdi), $size MiB in all, disk at $speed MiB/s (bound $(awk -v s="$size" -v b="$speed" 'BEGIN { printf "%.1f", s / b }') s):"
+		echo
+		echo "| phase | metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
+		echo "|---|---$(for set in $sets; do printf '|---'; done)|"
+		for phase in warm idle; do
+			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024; do
+				printf '| %s | %s' "$phase" "$m"
+				for set in $sets; do printf ' | %s' "$(cell "$tsv" "$set" "$m@phase=$phase")"; done
+				echo " |"
+				phase=
+			done
+		done | sed 's/| write_s |/| bursts s |/; s/| slowest_s |/| slowest burst s |/; s/| p99_ms |/| write() p99 ms |/;
+			s/| max_ms |/| write() max ms |/; s/| fsync_s |/| fsync s |/; s/| total_s |/| total s |/; s/| peak_kib\/1024 |/| peak dirty MiB |/'
+		echo
+		for phase in warm idle; do
+			s8_plot "$d" "$fs" "$phase" "$sets" && echo "![S8 $fs, $phase: dirty amount over time]($profile-s8-$fs-$phase.png)"
+		done
+		echo
+	done
+}
+
+# s8_plot DIR FS PHASE SETS: the slow disk's dirty amount over time, first
+# repetition, each setting (sample-dirty's series: milliseconds, kB)
+s8_plot() {
+	local set a=() n=0
+	for set in $4; do
+		n=$((n + 1))
+		[ -f "$1/series/s8-$2-$set-$3-1.dirty" ] || return 1
+		awk '{ printf "%.3f %s\n", $1 / 1000, $2 }' "$1/series/s8-$2-$set-$3-1.dirty" >"$tmp/s8-$n.series"
+		a+=("$set=$tmp/s8-$n.series")
+	done
+	dirty_plot "$docdir/$profile-s8-$2-$3.png" \
+		"S8 on $2 ($3): dirty page cache of the slow disk during the bursts and the fsync" "${a[@]}"
+}
+
 mkdir -p "$docdir"
 {
 	echo "<!-- made by scripts/bench-report.sh from ${res#"$TOP"/}; do not edit -->"
@@ -469,5 +535,6 @@ mkdir -p "$docdir"
 	s5_section
 	s6_section
 	s7_section
+	s8_section
 } >"$tables"
 say "wrote ${tables#"$TOP"/} and its plots"

@@ -3,7 +3,7 @@
 # kernel: one VM run per case and filesystem, every setting of a case side
 # by side (interleaved) in that run.
 #
-#   bench.sh [-p quick|full|scale|nfs|smoke] [-c "S1 S2 S3 S4 S5 S6 S7"] [-f "ext4 xfs btrfs"]
+#   bench.sh [-p quick|full|scale|nfs|smoke] [-c "S1 S2 S3 S4 S5 S6 S7 S8"] [-f "ext4 xfs btrfs"]
 #            [-r REPS] [-m GUEST_GIB] [-o DIR] [-k BZIMAGE]
 #
 # -k boots BZIMAGE instead of BASE's built kernel (for example a kernel of
@@ -12,7 +12,7 @@
 # environment replace S5's record sizes, NFS versions, link rates, client
 # counts, server settings and the client side's write rate (0: none).
 #
-# The quick profile runs S1 to S6 on ext4 (about 15 minutes), the full one
+# The quick profile runs S1 to S4, S6 and S8 on ext4 (about 30 minutes), the full one
 # on ext4, XFS and btrfs with more repetitions and larger files; the scale
 # profile runs S7 (many writers with 2, 8 and 16 GiB of guest memory, many
 # devices, many cgroups; one VM run per memory size); the nfs profile runs
@@ -36,7 +36,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-all_cases="S1 S2 S3 S4 S5 S6 S7"
+all_cases="S1 S2 S3 S4 S5 S6 S7 S8"
 profile=quick cases= fss= reps= out= base=${BASE:-$(default_base)} gib=2
 usage() {
 	echo "$PROG: $*" >&2
@@ -86,9 +86,16 @@ s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
 # 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
 s5_recs="4k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
 s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned"
-def_cases="S1 S2 S3 S4 S6" s7_mems=$gib
+# S8: bursts of s8_burst MiB at full speed, s8_gap ms apart, to the slow
+# disk, then fsync; in all less than the global background threshold, so
+# that with everything at its default no background writeback starts; the
+# other disk writes s8_other MiB between the two phases; knob+limit caps
+# the bdi at 8 seconds of the slow disk
+s8_burst=32 s8_bursts=4 s8_gap=3000 s8_other=256 s8_cap=$((8 * slow_mib_s << 20))
+def_cases="S1 S2 S3 S4 S6 S8" s7_mems=$gib
 case $profile in
 smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4
+	s8_burst=8 s8_bursts=2 s8_gap=1000 s8_other=32
 	s5_recs=1m s5_vers=3 s5_links=100mbit s5_clients=1 s5_app=0 ;;
 quick) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_size=128 def_reps=3 def_fss=ext4 ;;
 full) s1_size=256 s1_rate=16 s2_slow=512 s2_fast=2048 s3_total=256 s4_size=512 s6_size=128 def_reps=5 \
@@ -113,7 +120,7 @@ s5_nclients=$(printf '%s\n' $s5_clients | sort -n | tail -n 1)
 # shorter runs show mostly that second (Documentation/benchmarks.md).
 scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
-s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size")
+s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size") s8_burst=$(scale "$s8_burst")
 [ -z "$reps" ] || [[ $reps =~ ^[1-9][0-9]*$ ]] || usage "bad repetition count '$reps'"
 [ "$profile" = smoke ] || [ -n "$reps$fss${custom_s5:-}" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
 # S3 (three writer counts times three settings per repetition) takes
@@ -242,7 +249,7 @@ run_case() {
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
 		cmd="sh /run/files/bench-s1.sh /mnt/vdb $fs $n $s1_size $s1_rate $s1_thresh"
 		params=("disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
-			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global)")
+			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global); limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $s1_thresh bytes); limit16: strict_limit and max_bytes 16 MiB")
 		;;
 	S2)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "$((2 * gib))G:$fs:${disk_mib_s}M")
@@ -276,6 +283,12 @@ run_case() {
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
 			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1")
+		;;
+	S8)
+		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
+		cmd="sh /run/files/bench-s8.sh /mnt/vdb /mnt/vdc $fs $n $s8_burst $s8_bursts $s8_gap $s8_other $slow_thresh $s8_cap"
+		params=("disks: slow $gib GiB $fs at $slow_mib_s MiB/s, other $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
+			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $slow_thresh bytes); knob+limit: the knob and strict_limit with max_bytes $s8_cap")
 		;;
 	S6)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

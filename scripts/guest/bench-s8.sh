@@ -1,0 +1,70 @@
+#!/bin/sh
+# Benchmark S8, bursts, inside the guest: data arrives faster than a slow
+# disk can take it for short periods, with idle in between (clients of an
+# NFS server writing in bursts, a copy to a USB disk), then one fsync:
+# BURSTS bursts of BURST_MIB at full speed, GAP_MS apart (burst-write.c).
+# Measures what the writer sees (time in the bursts, the slowest burst, the
+# 99th percentile and longest write()), the fsync, the whole job and the
+# bdi's dirty peak.
+#
+# Each setting runs the job twice: "warm", right after the disk wrote
+# 32 MiB, and "idle", after the disk sat idle while another disk wrote
+# OTHER_MIB. strict_limit's per-bdi limit follows the bdi's share of the
+# recent writeout, which the other disk's writes take away.
+#
+# Settings, interleaved: off, knob (THRESH), limit (strict_limit and
+# max_bytes starting background writeback at THRESH) and knob+limit (the
+# knob at THRESH, strict_limit with max_bytes CAP) (bench-lib.sh).
+#
+#   bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES
+#
+# Rows in s8.tsv; dirty time series (sample-dirty) in series/.
+set -u
+[ $# -eq 10 ] || { echo "usage: bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES" >&2; exit 2; }
+mnt=$1 other=$2 fs=$3 reps=$4 burst=$5 bursts=$6 gap=$7 other_mib=$8 thresh=$9 cap=${10}
+. /run/files/bench-lib.sh
+bench_init "$mnt"
+mkdir -p series
+header s8.tsv fs setting bdi phase rep write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib
+
+# job PHASE: the bursts and the fsync, the bdi's dirty sampled; one row
+job() {
+	label=series/s8-$fs-$s-$1-$rep
+	rm -f "$mnt/s8"
+	sync
+	/run/files/sample-dirty -i 100 -o "$label.dirty" "$bdi" &
+	sampler=$!
+	r=$(/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap") || exit 1
+	sleep 0.2
+	kill "$sampler"
+	wait "$sampler" 2>/dev/null
+	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "$label.dirty")
+	set -- "$1" $r
+	row s8.tsv "$fs" "$s" "$bdi" "$1" "$rep" "$2" "$3" "$4" "$5" "$6" "$7" "$peak"
+	echo "S8 $fs rep $rep $s $1: bursts $2 s (slowest $3 s), write() p99 $4 ms max $5 ms, fsync $6 s, total $7 s, peak dirty $((peak / 1024)) MiB"
+	rm -f "$mnt/s8"
+}
+
+for s in off knob limit knob+limit; do
+	echo "S8 setting $s: $(setting_desc "$s" "$thresh" "$cap")"
+done
+rep=1
+while [ "$rep" -le "$reps" ]; do
+	for s in off knob limit knob+limit; do
+		# the same history for every setting: the disk has just written
+		setting off
+		dd if=/dev/zero of="$mnt/warm-up" bs=1M count=32 conv=fsync 2>/dev/null || exit 1
+		rm -f "$mnt/warm-up"
+		sync
+		setting "$s" "$thresh" "$cap"
+		job warm
+		# the disk idle while another one writes
+		dd if=/dev/zero of="$other/s8-other" bs=1M count="$other_mib" conv=fsync 2>/dev/null || exit 1
+		rm -f "$other/s8-other"
+		sync
+		job idle
+	done
+	rep=$((rep + 1))
+done
+setting off
+sync
