@@ -196,7 +196,7 @@ by_size() {
 }
 
 s5_section() {
-	local d fs tsv bdi rec v l n f cs size disk bound app m sets="off knob global tuned"
+	local d fs tsv bdi rec v l n f cs size disk bound app m sets hdr sep
 	section S5 "real NFS: the kernel NFS server exporting a throttled disk to client guests" || return 0
 	echo "Cells: client-side throughput (MiB/s: all the run's bytes over the time from the first"
 	echo "write to the end of the last close, which waits for the COMMIT), median [min-max]."
@@ -205,10 +205,15 @@ s5_section() {
 	echo "disk's speed. knob: the export's bdi at one second of the disk; global:"
 	echo "vm.dirty_background_bytes at the same value; tuned: the NFS server tuning of the seed's"
 	echo "review (dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000,"
-	echo "dirty_writeback_centisecs 1). All on the server; the clients at their defaults."
+	echo "dirty_writeback_centisecs 1); limit, where it ran: strict_limit and max_bytes sized so that"
+	echo "background writeback starts at the knob's threshold. All on the server; the clients at"
+	echo "their defaults."
 	echo
 	results S5 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
+		sets=$(present "$tsv" off knob global tuned limit | paste -sd' ')
+		hdr=$(for set in $sets; do printf ' | %s' "$set"; done)
+		sep=$(for set in $sets; do printf '|---'; done)
 		size=$(awk -F'\t' 'NR == 2 { print $11 }' "$tsv")
 		disk=$(sed -n 's/.*throttled to \([0-9]*\) MiB\/s.*/\1/p' "$d/meta.txt")
 		# s5_bound FILTER: min(floor, disk) in MiB/s
@@ -216,8 +221,8 @@ s5_section() {
 		l=$(awk -F'\t' 'NR == 2 { print $5 }' "$tsv")
 		echo "**$fs** (export's bdi $bdi), $size MiB per run. Record sizes, NFSv3, one client, $l:"
 		echo
-		echo "| record | floor | off | knob | global | tuned | bound | off / bound | knob / bound | global / bound | tuned / bound |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		echo "| record | floor$hdr | bound$(for set in $sets; do printf ' | %s / bound' "$set"; done) |"
+		echo "|---|---$sep|---$sep|"
 		for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | by_size); do
 			f="@vers=3@link=$l@clients=1@rec=$rec@app_mib_s=0"
 			bound=$(s5_bound "$f")
@@ -225,17 +230,20 @@ s5_section() {
 		done
 		echo
 		echo "By NFS version and link, 1 MiB records, one client: throughput, the time the close took"
-		echo "(the client's last WRITEs and the COMMIT), the mean COMMIT round trip the client saw"
-		echo "(mountstats) and the server's peak dirty amount on the export's bdi, median:"
+		echo "(the client's last WRITEs and the COMMIT), the mean COMMIT and WRITE round trips the client"
+		echo "saw (mountstats; WRITE in runs that recorded it) and the server's peak dirty amount on the export's"
+		echo "bdi, median:"
 		echo
-		echo "| NFS | link | bound MiB/s | metric | off | knob | global | tuned |"
-		echo "|---|---|---|---|---|---|---|---|"
+		echo "| NFS | link | bound MiB/s | metric$hdr |"
+		echo "|---|---|---|---$sep|"
 		for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | by_size); do
 			for v in $(awk -F'\t' -v l="$l" 'NR > 1 && $5 == l && $7 == "1m" && $6 == 1 && $9 == 0 { print $4 }' "$tsv" | sort -u); do
 				f="@vers=$v@link=$l@clients=1@rec=1m@app_mib_s=0"
 				echo "| v$v | $l | $(s5_bound "$f") | MiB/s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "mib_s$f")"; done) |"
 				echo "| | | | close s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "close_s$f")"; done) |"
 				echo "| | | | COMMIT ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "commit_rtt_ms$f")"; done) |"
+				! head -n 1 "$tsv" | tr '\t' '\n' | grep -qx write_rtt_ms ||
+					echo "| | | | WRITE ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "write_rtt_ms$f")"; done) |"
 				echo "| | | | peak dirty MiB$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
 				echo "| | | | TCP retransmits$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "retrans$f")"; done) |"
 			done
@@ -245,8 +253,8 @@ s5_section() {
 			echo "Clients at once (each its share of the $size MiB to its own file), NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$tsv"):"
 			echo "aggregate MiB/s, median [min-max], and the server's peak dirty amount, median:"
 			echo
-			echo "| clients | floor | off | knob | global | tuned | knob / off | peak dirty MiB off | knob | global | tuned |"
-			echo "|---|---|---|---|---|---|---|---|---|---|---|"
+			echo "| clients | floor$hdr | knob / off$(set -- $sets; printf ' | peak dirty MiB %s' "$1"; shift; for set in "$@"; do printf ' | %s' "$set"; done) |"
+			echo "|---|---$sep|---$sep|"
 			l=$(awk -F'\t' 'NR == 2 { print $5 }' "$tsv")
 			for n in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $7 == "1m" && $9 == 0 { print $6 }' "$tsv" | sort -nu); do
 				f="@vers=3@link=$l@clients=$n@rec=1m@app_mib_s=0"
@@ -267,6 +275,23 @@ s5_section() {
 			done | sed 's/| mib_s/| MiB\/s/; s/| close_s/| close s/; s/| commit_rtt_ms/| COMMIT ms/'
 			echo
 		fi
+		if [ -f "$d/s5-exports.tsv" ] && [ "$(wc -l <"$d/s5-exports.tsv")" -gt 1 ]; then
+			f=$d/s5-exports.tsv
+			sets=$(present "$f" off knob global tuned limit | paste -sd' ')
+			echo "Two exports of the server at once, NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$f"): one"
+			echo "client writes $(awk -F'\t' 'NR == 2 { print $7 }' "$f") MiB to the disk's export, another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export"
+			echo "(nothing behind it but the server's 8 nfsd threads); each client's MiB/s over its own"
+			echo "writes and close, median [min-max]:"
+			echo
+			echo "| metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
+			echo "|---$(for set in $sets; do printf '|---'; done)|"
+			echo "| disk export MiB/s | $(cells "$f" disk_mib_s $sets) |"
+			echo "| tmpfs export MiB/s | $(cells "$f" other_mib_s $sets) |"
+			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
+			echo "| tmpfs export WRITE ms | $(cells "$f" other_write_rtt_ms $sets) |"
+			echo "| peak dirty MiB | $(cells "$f" peak_dirty_kib/1024 $sets) |"
+			echo
+		fi
 		s5_plot "$d" "$fs" && echo "![S5 $fs: the server's dirty amount over time]($profile-s5-$fs.png)"
 		echo
 	done
@@ -277,7 +302,7 @@ s5_section() {
 s5_plot() {
 	local l set f=()
 	l=$(awk -F'\t' 'NR == 2 { print $5 }' "$1/s5.tsv")
-	for set in off knob global tuned; do
+	for set in off knob global tuned limit; do
 		[ ! -f "$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty" ] ||
 			f+=("$set=$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty")
 	done

@@ -85,7 +85,7 @@ s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
 # (thresh), a client's one second of the 100 Mbit link; client guests of
 # 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
 s5_recs="4k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
-s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned"
+s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned limit"
 # S8: bursts of s8_burst MiB at full speed, s8_gap ms apart, to the slow
 # disk, then fsync; in all less than the global background threshold, so
 # that with everything at its default no background writeback starts; the
@@ -282,7 +282,8 @@ run_case() {
 		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
-			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1")
+			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes)"
+			"s5 exports: with 2 or more client guests, on the last link: client 1 writes $s1_size MiB to the disk's export and client 2 $((s1_size / 4)) MiB to the tmpfs export at once, NFSv3, 1 MiB records, every server setting but floor")
 		;;
 	S8)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

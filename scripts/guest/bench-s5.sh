@@ -100,7 +100,9 @@ while [ "$i" -le "$nclients" ]; do
 	i=$((i + 1))
 done
 header s5.tsv fs setting bdi vers link clients rec client_setting app_mib_s rep mib total_s write_s close_s \
-	mib_s commit_ops commit_rtt_ms write_ops retrans peak_dirty_kib
+	mib_s commit_ops commit_rtt_ms write_ops retrans peak_dirty_kib write_rtt_ms
+header s5-exports.tsv fs setting bdi vers link rep disk_mib disk_mib_s disk_close_s other_mib other_mib_s \
+	other_close_s other_write_rtt_ms peak_dirty_kib
 
 cur_link= cur_cset= nrun=0
 # run VERS LINK N REC SETTING REP APP_RATE CLIENT_SETTING
@@ -114,12 +116,7 @@ run() {
 	fi
 	i=1
 	while [ "$i" -le "$n" ]; do
-		eval "m=\${mounted_$i:-}"
-		if [ "$m" != "$vers $exp" ]; then
-			ctl "$i" mount "$vers" "$exp" >/dev/null || return 1
-			eval "mounted_$i='$vers $exp'"
-			[ "$i" = 1 ] && cur_cset=
-		fi
+		mount_on "$i" "$vers" "$exp" || return 1
 		i=$((i + 1))
 	done
 	if [ "$cset" != "$cur_cset" ]; then
@@ -158,18 +155,75 @@ run() {
 	[ "$s" = floor ] || peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
 	total=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 	set -- $(cat /tmp/s5-res.*[0-9] | awk '
-		{ if ($1 > w) w = $1; if ($2 > c) c = $2; co += $3; cr += $4; wo += $5; rt += $6 }
-		END { printf "%.3f %.3f %d %.1f %d %d", w, c, co, co ? cr / co : 0, wo, rt }')
+		{ if ($1 > w) w = $1; if ($2 > c) c = $2; co += $3; cr += $4; wo += $5; rt += $6; wr += $7 }
+		END { printf "%.3f %.3f %d %.1f %d %d %.1f", w, c, co, co ? cr / co : 0, wo, rt, wo ? wr / wo : 0 }')
 	rm -f /tmp/s5-res.* "$exp"/s5-*
 	row s5.tsv "$fs" "$s" "$bdi" "$vers" "$link" "$n" "$rec" "$cset" "$app" "$rep" "$mib" "$total" "$1" "$2" \
-		"$(awk -v m="$mib" -v t="$total" 'BEGIN { printf "%.2f", m / t }')" "$3" "$4" "$5" "$6" "$peak"
+		"$(awk -v m="$mib" -v t="$total" 'BEGIN { printf "%.2f", m / t }')" "$3" "$4" "$5" "$6" "$peak" "$7"
 	echo "S5 $fs v$vers $link ${n} client(s) $rec $s${cset:+/$cset} rep $rep:" \
 		"$(awk -v m="$mib" -v t="$total" 'BEGIN { printf "%.2f", m / t }') MiB/s, close $2 s," \
-		"$3 COMMIT(s) of $4 ms, $6 TCP retransmits, server peak dirty ${peak} kB"
+		"$3 COMMIT(s) of $4 ms, WRITEs of $7 ms, $6 TCP retransmits, server peak dirty ${peak} kB"
+}
+
+# mount_on N VERS EXPORT: client N has EXPORT mounted with NFS VERS
+mount_on() {
+	local m
+	eval "m=\${mounted_$1:-}"
+	[ "$m" = "$2 $3" ] && return 0
+	ctl "$1" mount "$2" "$3" >/dev/null || return 1
+	eval "mounted_$1='$2 $3'"
+	[ "$1" = 1 ] && cur_cset=
+	return 0
+}
+
+# pair LINK SETTING REP: two exports of this server at once: client 1
+# writes SIZE MiB to the disk's export, client 2 a quarter of that to the
+# tmpfs export, NFSv3, 1 MiB records. Where nfsd threads wait in
+# balance_dirty_pages() for the disk's export, client 2's WRITEs queue
+# behind them (the server runs 8 threads). Each client's MiB/s is its own
+# bytes over its own time (the writes and the close).
+pair() {
+	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak other=$((size / 4))
+	if [ "$link" != "$cur_link" ]; then
+		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
+		cur_link=$link
+	fi
+	mount_on 1 3 "$mnt" && mount_on 2 3 /srv/floor || return 1
+	if [ "$cur_cset" != client-off ]; then
+		ctl 1 tune off "$client_thresh" >/dev/null || return 1
+		cur_cset=client-off
+	fi
+	s5_setting "$s"
+	nrun=$((nrun + 1))
+	ctl 1 prep >/dev/null && ctl 2 prep >/dev/null || return 1
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	label=s5-$fs-exports-$link-$s-$rep
+	(while :; do echo "$(now) $(awk '/^BdiReclaimable:/ { print $2 }' "$stats")"; sleep 0.2; done) \
+		>"series/$label.dirty" &
+	sampler=$!
+	ctl 1 write "s5-$nrun-1" $((1 << 20)) "$size" 0 >/tmp/s5-pair.1 &
+	p1=$!
+	ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2 &
+	p2=$!
+	wait "$p1" && wait "$p2" || { kill "$sampler"; return 1; }
+	kill "$sampler"
+	wait "$sampler" 2>/dev/null
+	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
+	set -- $(cat /tmp/s5-pair.1) $(cat /tmp/s5-pair.2)
+	rm -f /tmp/s5-pair.* "$mnt"/s5-* /srv/floor/s5-*
+	# client 1: $1 write_s $2 close_s; client 2: $8 write_s $9 close_s, its WRITEs' round trips
+	row s5-exports.tsv "$fs" "$s" "$bdi" 3 "$link" "$rep" "$size" \
+		"$(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { printf "%.2f", m / (w + c) }')" "$2" "$other" \
+		"$(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }')" "$9" \
+		"$(awk -v o="${12}" -v r="${14}" 'BEGIN { printf "%.1f", o ? r / o : 0 }')" "$peak"
+	echo "S5 $fs two exports $link $s rep $rep: disk export $(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s," \
+		"tmpfs export $(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s, server peak dirty $peak kB"
 }
 
 set -- $links
 first_link=$1
+for l in $links; do last_link=$l; done
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for r in $recs; do
@@ -186,6 +240,13 @@ while [ "$rep" -le "$reps" ]; do
 		[ "$ncl" = 1 ] && continue
 		for st in $settings; do run 3 "$first_link" "$ncl" 1m "$st" "$rep" 0 client-off || exit 1; done
 	done
+	# two exports at once, on the last (fastest) link, where the disk is
+	# the slower: every setting but floor
+	if [ "$nclients" -ge 2 ]; then
+		for st in $settings; do
+			[ "$st" = floor ] || pair "$last_link" "$st" "$rep" || exit 1
+		done
+	fi
 	if [ "$app_rate" != 0 ]; then
 		for cs in client-off client-knob client-global; do
 			run 3 "$first_link" 1 1m knob "$rep" "$app_rate" "$cs" || exit 1

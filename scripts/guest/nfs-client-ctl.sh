@@ -13,8 +13,9 @@
 #   write NAME REC SIZE_MIB RATE_MIB
 #                       write /mnt/nfs/NAME (paced-write; RATE_MIB 0: full
 #                       speed) and close it; answers "ok write_s close_s
-#                       commit_ops commit_rtt_ms write_ops tcp_retransmits"
-#                       counted from the last prep
+#                       commit_ops commit_rtt_ms write_ops tcp_retransmits
+#                       write_rtt_ms" counted from the last prep (the
+#                       round trips: their sums in ms, from mountstats)
 #   ping                answer ok
 #   quit                end the client guest
 set -u
@@ -53,11 +54,11 @@ prep)
 write)
 	[ -f /tmp/prep ] || err "write without prep"
 	set -- $(cat /tmp/prep)
-	c0=$1 r0=$2 w0=$4 rt0=$7
+	c0=$1 r0=$2 w0=$4 wr0=$5 rt0=$7
 	rm -f /tmp/prep
 	t=$(/run/files/paced-write "$mnt/$a" "$b" $((c << 20)) $((d << 20)) 2>&1) || err "$t"
 	set -- $(nfs_opstat "$mnt" COMMIT) $(nfs_opstat "$mnt" WRITE) $(tcp_retrans)
-	echo "ok $t $(($1 - c0)) $(($2 - r0)) $(($4 - w0)) $(($7 - rt0))"
+	echo "ok $t $(($1 - c0)) $(($2 - r0)) $(($4 - w0)) $(($7 - rt0)) $(($5 - wr0))"
 	;;
 ping) echo ok ;;
 quit)
