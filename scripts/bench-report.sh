@@ -91,31 +91,37 @@ section() {
 }
 
 s2_section() {
-	local d fs tsv
+	local d fs tsv sets others set
 	section S2 "a slow and a fast device written at the same time, knob on the slow one" || return 0
 	echo "Cells: MiB/s from start to the end of the final fsync, median [min-max]."
+	sets=$(present "$(results S2 | head -n 1 | cut -d' ' -f2)" off knob global limit | paste -sd' ')
+	others=${sets#off }
+	[ "${sets%limit}" = "$sets" ] || echo "limit: strict_limit and max_bytes on the slow device, starting its background writeback at the knob's threshold."
 	echo
-	echo "| filesystem (knob on) | device | off | knob | global | knob / off | global / off |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| filesystem (knob on) | device$(for set in $sets; do printf ' | %s' "$set"; done)$(for set in $others; do printf ' | %s / off' "$set"; done) |"
+	echo "|---|---$(for set in $sets $others; do printf '|---'; done)|"
 	results S2 | while read -r fs tsv bdi; do
 		for dev in slow fast; do
-			echo "| $fs ($bdi) | $dev | $(cells "$tsv" ${dev}_mib_s off knob global) | $(ratio "$tsv" ${dev}_mib_s knob off) | $(ratio "$tsv" ${dev}_mib_s global off) |"
+			echo "| $fs ($bdi) | $dev | $(cells "$tsv" ${dev}_mib_s $sets)$(for set in $others; do printf ' | %s' "$(ratio "$tsv" ${dev}_mib_s "$set" off)"; done) |"
 		done
 	done
 	echo
 }
 
 s3_section() {
-	local d fs tsv n
+	local d fs tsv n sets others set
 	section S3 "1, 10 and 100 concurrent writers at a limited aggregate rate" || return 0
 	echo "Cells: median [min-max]. Throughput: all files' bytes over the time to the end of the"
 	echo "last fsync. Extents: filefrag, mean over the files (on XFS also xfs_bmap, below)."
 	echo
-	echo "| filesystem (knob on) | writers | MiB/s off | MiB/s knob | MiB/s global | knob / off | extents off | extents knob | extents global | knob / off |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	sets=$(present "$(results S3 | head -n 1 | cut -d' ' -f2)" off knob global limit | paste -sd' ')
+	others=knob
+	[ "${sets%limit}" = "$sets" ] || others="knob limit"
+	echo "| filesystem (knob on) | writers$(for set in $sets; do printf ' | MiB/s %s' "$set"; done)$(for set in $others; do printf ' | %s / off' "$set"; done)$(for set in $sets; do printf ' | extents %s' "$set"; done)$(for set in $others; do printf ' | %s / off' "$set"; done) |"
+	echo "|---|---$(for set in $sets $others $sets $others; do printf '|---'; done)|"
 	results S3 | while read -r fs tsv bdi; do
 		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
-			echo "| $fs ($bdi) | $n | $(cells "$tsv" "mib_s@writers=$n" off knob global) | $(ratio "$tsv" "mib_s@writers=$n" knob off) | $(cells "$tsv" "extents_avg@writers=$n" off knob global) | $(ratio "$tsv" "extents_avg@writers=$n" knob off) |"
+			echo "| $fs ($bdi) | $n | $(cells "$tsv" "mib_s@writers=$n" $sets)$(for set in $others; do printf ' | %s' "$(ratio "$tsv" "mib_s@writers=$n" "$set" off)"; done) | $(cells "$tsv" "extents_avg@writers=$n" $sets)$(for set in $others; do printf ' | %s' "$(ratio "$tsv" "extents_avg@writers=$n" "$set" off)"; done) |"
 		done
 	done
 	echo
@@ -124,10 +130,10 @@ s3_section() {
 		echo "Extents per file on XFS, filefrag against xfs_bmap (which lists each extent of the"
 		echo "XFS extent map, where filefrag merges physically adjacent ones), median of the means:"
 		echo
-		echo "| writers | filefrag off | filefrag knob | filefrag global | xfs_bmap off | xfs_bmap knob | xfs_bmap global |"
-		echo "|---|---|---|---|---|---|---|"
+		echo "| writers$(for set in $sets; do printf ' | filefrag %s' "$set"; done)$(for set in $sets; do printf ' | xfs_bmap %s' "$set"; done) |"
+		echo "|---$(for set in $sets $sets; do printf '|---'; done)|"
 		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
-			echo "| $n | $(med "$tsv" off "extents_avg@writers=$n") | $(med "$tsv" knob "extents_avg@writers=$n") | $(med "$tsv" global "extents_avg@writers=$n") | $(med "$tsv" off "bmap_avg@writers=$n") | $(med "$tsv" knob "bmap_avg@writers=$n") | $(med "$tsv" global "bmap_avg@writers=$n") |"
+			echo "| $n$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "extents_avg@writers=$n")"; done)$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "bmap_avg@writers=$n")"; done) |"
 		done
 		echo
 	done
@@ -138,9 +144,10 @@ s3_section() {
 }
 
 # s3_plot TSV FS: median throughput by writer count, off vs knob vs global
+# (and limit, where it ran)
 s3_plot() {
 	local tsv=$1 fs=$2 set n plots=()
-	for set in off knob global; do
+	for set in $(present "$tsv" off knob global limit); do
 		for n in $(awk -F'\t' 'NR > 1 { print $4 }' "$tsv" | sort -nu); do
 			echo "$n $(med "$tsv" "$set" "mib_s@writers=$n")"
 		done >"$tmp/s3-$set.dat"
@@ -312,14 +319,16 @@ s5_plot() {
 }
 
 s6_section() {
-	local d fs tsv
+	local d fs tsv sets
 	section S6 "collateral writeback of a short-lived file on a device that was not tuned" || return 0
 	echo "Cells: MiB that reached the untuned disk before the file was deleted, median [min-max]."
+	sets=$(present "$(results S6 | head -n 1 | cut -d' ' -f2)" off knob global limit | paste -sd' ')
+	[ "${sets%limit}" = "$sets" ] || echo "limit: strict_limit and max_bytes on the other (tuned) device."
 	echo
-	echo "| filesystem (knob on the other device) | off | knob | global |"
-	echo "|---|---|---|---|"
+	echo "| filesystem (knob on the other device)$(for set in $sets; do printf ' | %s' "$set"; done) |"
+	echo "|---$(for set in $sets; do printf '|---'; done)|"
 	results S6 | while read -r fs tsv bdi; do
-		echo "| $fs ($bdi) | $(cells "$tsv" written_mib off knob global) |"
+		echo "| $fs ($bdi) | $(cells "$tsv" written_mib $sets) |"
 	done
 	echo
 }

@@ -3,7 +3,8 @@
 # 002: a per-device rule once cut a fast disk from 25.9 to 16.1 MB/s),
 # inside the guest. Both get a large file at full speed, ending in fsync;
 # the knob goes on the slow device only. Settings, interleaved: off, knob,
-# global (bench-lib.sh).
+# global, limit (strict_limit and max_bytes on the slow device, starting
+# background writeback at the knob's threshold) (bench-lib.sh).
 #
 #   bench-s2.sh SLOW_MNT FAST_MNT FS REPS SLOW_MIB FAST_MIB THRESH_BYTES
 #
@@ -25,7 +26,7 @@ write() {
 
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob global; do
+	for s in off knob global limit; do
 		setting "$s" "$thresh"
 		rm -f "$slow/big" "$fast/big"
 		sync

@@ -5,7 +5,8 @@
 # per file (filefrag; xfs_bmap too on XFS). fio does not preallocate the
 # files (--fallocate=none): the filesystem allocates as writeback goes, as
 # for an NFS server's writes, which is what the extent count is about. Settings, interleaved: off,
-# knob, global (bench-lib.sh).
+# knob, global, limit (strict_limit and max_bytes starting background
+# writeback at the knob's threshold) (bench-lib.sh).
 #
 #   bench-s3.sh MNT FS REPS TOTAL_MIB AGG_MIB THRESH_BYTES WRITERS...
 #
@@ -23,7 +24,7 @@ warm_up "$mnt"
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for n in $writers; do
-		for s in off knob global; do
+		for s in off knob global limit; do
 			setting "$s" "$thresh"
 			dir=$mnt/s3
 			rm -rf "$dir"

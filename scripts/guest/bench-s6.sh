@@ -4,7 +4,9 @@
 # NOT tuned, while another device carries the tuning. Counts the bytes
 # written to the untuned disk from the start of the write until the disk is
 # idle after the delete. Settings, interleaved: off,
-# knob (on the tuned filesystem's bdi), global (bench-lib.sh).
+# knob (on the tuned filesystem's bdi), global, limit (strict_limit and
+# max_bytes on the tuned filesystem's bdi, starting its background
+# writeback at the knob's threshold) (bench-lib.sh).
 #
 #   bench-s6.sh TUNED_MNT UNTUNED_MNT UNTUNED_DISK FS REPS SIZE_MIB DELAY THRESH_BYTES
 #
@@ -31,7 +33,7 @@ idle() {
 
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob global; do
+	for s in off knob global limit; do
 		# The untuned disk's share of the global background threshold
 		# follows its recent writeout: a global run that wrote the whole
 		# file would raise it for the next setting. The same warm-up
