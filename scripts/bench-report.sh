@@ -61,7 +61,9 @@ results() {
 	local d tsv
 	for d in "$res/$1"-*; do
 		case $d in *.partial) continue ;; esac
-		tsv=$(ls "$d"/s*.tsv 2>/dev/null | head -n 1)
+		# the case's own table (S5 has s5-exports.tsv beside s5.tsv)
+		tsv=$d/$(echo "$1" | tr S s).tsv
+		[ -f "$tsv" ] || tsv=
 		[ -n "$tsv" ] && [ -f "$d/meta.txt" ] || { echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2; continue; }
 		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
 	done
@@ -218,7 +220,7 @@ s5_section() {
 	echo
 	results S5 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
-		sets=$(present "$tsv" off knob global tuned limit | paste -sd' ')
+		sets=$(present "$tsv" off knob global tuned limit maxbytes | paste -sd' ')
 		hdr=$(for set in $sets; do printf ' | %s' "$set"; done)
 		sep=$(for set in $sets; do printf '|---'; done)
 		size=$(awk -F'\t' 'NR == 2 { print $11 }' "$tsv")
@@ -284,17 +286,20 @@ s5_section() {
 		fi
 		if [ -f "$d/s5-exports.tsv" ] && [ "$(wc -l <"$d/s5-exports.tsv")" -gt 1 ]; then
 			f=$d/s5-exports.tsv
-			sets=$(present "$f" off knob global tuned limit | paste -sd' ')
+			sets=$(present "$f" alone off knob global tuned limit maxbytes | paste -sd' ')
 			echo "Two exports of the server at once, NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$f"): one"
 			echo "client writes $(awk -F'\t' 'NR == 2 { print $7 }' "$f") MiB to the disk's export, another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export"
 			echo "(nothing behind it but the server's 8 nfsd threads); each client's MiB/s over its own"
-			echo "writes and close, median [min-max]:"
+			echo "writes and close, median [min-max]. alone: the tmpfs export's client with the link to"
+			echo "itself. The two clients share the link: a setting that slows the disk's client leaves"
+			echo "more of it to the other, so a drop against off understates what waiting nfsd threads cost."
 			echo
 			echo "| metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
 			echo "|---$(for set in $sets; do printf '|---'; done)|"
 			echo "| disk export MiB/s | $(cells "$f" disk_mib_s $sets) |"
 			echo "| tmpfs export MiB/s | $(cells "$f" other_mib_s $sets) |"
 			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
+			echo "| tmpfs export / alone$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" alone)"; done) |"
 			echo "| tmpfs export WRITE ms | $(cells "$f" other_write_rtt_ms $sets) |"
 			echo "| peak dirty MiB | $(cells "$f" peak_dirty_kib/1024 $sets) |"
 			echo
@@ -309,7 +314,7 @@ s5_section() {
 s5_plot() {
 	local l set f=()
 	l=$(awk -F'\t' 'NR == 2 { print $5 }' "$1/s5.tsv")
-	for set in off knob global tuned limit; do
+	for set in off knob global tuned limit maxbytes; do
 		[ ! -f "$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty" ] ||
 			f+=("$set=$1/series/s5-$2-v3-$l-1c-1m-$set-client-off-0-1.dirty")
 	done
@@ -349,11 +354,12 @@ s1_section() {
 	echo "disk speed), the floor being the same fio job on tmpfs in the same VM; for the fsync,"
 	echo "threshold / disk speed, the time to write back what the threshold lets stay dirty."
 	first=$(results S1 | head -n 1 | cut -d' ' -f2)
-	sets=$(present "$first" off knob global limit limit16 | paste -sd' ')
+	sets=$(present "$first" off knob global limit limit16 maxbytes | paste -sd' ')
 	if [ "${sets%limit*}" != "$sets" ]; then
 		echo "limit: strict_limit and max_bytes sized so that background writeback starts at the"
 		echo "knob's threshold (twice it, with the default ratios); limit16: strict_limit and"
-		echo "max_bytes 16 MiB, what distributions set on USB disks (Documentation/bdi-writeback.md)."
+		echo "max_bytes 16 MiB, what distributions set on USB disks (Documentation/bdi-writeback.md);"
+		echo "maxbytes: max_bytes as for limit, without strict_limit."
 	fi
 	echo
 	echo "| filesystem (knob on) | metric | floor$(for set in $sets; do printf ' | %s' "$set"; done) | bound$(for set in $sets; do [ "$set" = off ] || printf ' | %s / bound' "$set"; done) | off / bound |"
@@ -409,7 +415,7 @@ s1_plot() {
 		"S1 on $2: dirty page cache of the device while the stream arrives, then fsync" \
 		off="$1/series/s1-$2-off-1.dirty" knob="$1/series/s1-$2-knob-1.dirty" \
 		global="$1/series/s1-$2-global-1.dirty" \
-		$(for set in limit limit16; do [ ! -f "$1/series/s1-$2-$set-1.dirty" ] || echo "$set=$1/series/s1-$2-$set-1.dirty"; done)
+		$(for set in limit limit16 maxbytes; do [ ! -f "$1/series/s1-$2-$set-1.dirty" ] || echo "$set=$1/series/s1-$2-$set-1.dirty"; done)
 }
 
 s7_section() {
@@ -510,17 +516,23 @@ s7_plot() {
 }
 
 s8_section() {
-	local d fs tsv bdi sets phase m size speed
+	local d fs tsv bdi sets phase lab m size speed
 	section S8 "bursts faster than a slow disk, with idle in between, then fsync" || return 0
 	echo "Cells: median [min-max] over the repetitions. Bursts: the time the writer spent in its"
 	echo "bursts (the idle gaps left out); write(): the 99th percentile and the longest of its"
 	echo "64 KiB write()s; total: the first write to the end of the fsync; bound: the data over the"
-	echo "disk's speed. warm: right after the disk wrote 32 MiB; idle: after the disk sat idle while"
-	echo "another disk wrote (strict_limit's per-bdi limit follows the bdi's share of recent writeout)."
+	echo "disk's speed; peak dirty: the bdi's dirty pages not yet under writeback (BdiReclaimable)."
+	echo "warm: right after the disk wrote 32 MiB, its share of the recent writeout near all of it;"
+	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
+	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes at twice the"
+	echo "knob's threshold, so that its background writeback starts where the knob's does; its"
+	echo "writers are also throttled from there on, which is what bursts larger than the limit meet."
+	echo "maxbytes: the same max_bytes without strict_limit. knob+limit: the knob, and strict_limit"
+	echo "with a larger max_bytes as a cap."
 	echo
 	results S8 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
-		sets=$(present "$tsv" off knob limit knob+limit limit16 | paste -sd' ')
+		sets=$(present "$tsv" off knob limit maxbytes knob+limit limit16 | paste -sd' ')
 		size=$(sed -n 's/^s8: \([0-9]*\) bursts of \([0-9]*\) MiB.*/\1 \2/p' "$d/meta.txt" | awk '{ print $1 * $2 }')
 		speed=$(sed -n 's/^disks: slow .* at \([0-9]*\) MiB\/s, other.*/\1/p' "$d/meta.txt")
 		echo "**$fs** (bdi $bdi), $size MiB in all, disk at $speed MiB/s (bound $(awk -v s="$size" -v b="$speed" 'BEGIN { printf "%.1f", s / b }') s):"
@@ -528,11 +540,12 @@ s8_section() {
 		echo "| phase | metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
 		echo "|---|---$(for set in $sets; do printf '|---'; done)|"
 		for phase in warm idle; do
+			lab=$phase
 			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024; do
-				printf '| %s | %s' "$phase" "$m"
+				printf '| %s | %s' "$lab" "$m"
 				for set in $sets; do printf ' | %s' "$(cell "$tsv" "$set" "$m@phase=$phase")"; done
 				echo " |"
-				phase=
+				lab=
 			done
 		done | sed 's/| write_s |/| bursts s |/; s/| slowest_s |/| slowest burst s |/; s/| p99_ms |/| write() p99 ms |/;
 			s/| max_ms |/| write() max ms |/; s/| fsync_s |/| fsync s |/; s/| total_s |/| total s |/; s/| peak_kib\/1024 |/| peak dirty MiB |/'

@@ -85,13 +85,14 @@ s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
 # (thresh), a client's one second of the 100 Mbit link; client guests of
 # 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
 s5_recs="4k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
-s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned limit"
+s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned limit maxbytes"
 # S8: bursts of s8_burst MiB at full speed, s8_gap ms apart, to the slow
 # disk, then fsync; in all less than the global background threshold, so
-# that with everything at its default no background writeback starts; the
-# other disk writes s8_other MiB between the two phases; knob+limit caps
-# the bdi at 8 seconds of the slow disk
-s8_burst=32 s8_bursts=4 s8_gap=3000 s8_other=256 s8_cap=$((8 * slow_mib_s << 20))
+# that with everything at its default and the disk's share of the recent
+# writeout high (warm) no background writeback starts before the fsync;
+# the other disk writes s8_other MiB between the two phases (idle: the
+# share near none); knob+limit caps the bdi at 8 seconds of the slow disk
+s8_burst=32 s8_bursts=4 s8_gap=3000 s8_other=64 s8_cap=$((8 * slow_mib_s << 20))
 def_cases="S1 S2 S3 S4 S6 S8" s7_mems=$gib
 case $profile in
 smoke) s1_size=64 s1_rate=16 s2_slow=16 s2_fast=64 s3_total=32 s4_size=128 s6_size=64 def_reps=1 def_fss=ext4
@@ -249,7 +250,7 @@ run_case() {
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
 		cmd="sh /run/files/bench-s1.sh /mnt/vdb $fs $n $s1_size $s1_rate $s1_thresh"
 		params=("disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
-			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global); limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $s1_thresh bytes); limit16: strict_limit and max_bytes 16 MiB")
+			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global); limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $s1_thresh bytes); limit16: strict_limit and max_bytes 16 MiB; maxbytes: max_bytes as for limit, without strict_limit")
 		;;
 	S2)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "$((2 * gib))G:$fs:${disk_mib_s}M")
@@ -282,14 +283,14 @@ run_case() {
 		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
-			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes)"
+			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes); maxbytes: the same max_bytes without strict_limit"
 			"s5 exports: with 2 or more client guests, on the last link: client 1 writes $s1_size MiB to the disk's export and client 2 $((s1_size / 4)) MiB to the tmpfs export at once, NFSv3, 1 MiB records, every server setting but floor")
 		;;
 	S8)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
 		cmd="sh /run/files/bench-s8.sh /mnt/vdb /mnt/vdc $fs $n $s8_burst $s8_bursts $s8_gap $s8_other $slow_thresh $s8_cap"
 		params=("disks: slow $gib GiB $fs at $slow_mib_s MiB/s, other $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
-			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $slow_thresh bytes); knob+limit: the knob and strict_limit with max_bytes $s8_cap")
+			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $slow_thresh bytes); maxbytes: the same max_bytes without strict_limit; knob+limit: the knob and strict_limit with max_bytes $s8_cap")
 		;;
 	S6)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

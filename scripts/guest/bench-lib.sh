@@ -16,7 +16,10 @@ bench_init() {
 # at THRESH instead), or the per-bdi limits Linux has had since 6.2:
 # limit (strict_limit and max_bytes, sized so that the background writeback
 # they start begins at THRESH, see limit_for), limit16 (strict_limit and
-# max_bytes 16 MiB, what distributions' udev rules set on USB disks) and
+# max_bytes 16 MiB, what distributions' udev rules set on USB disks),
+# maxbytes (max_bytes as for limit, without strict_limit: the flusher's
+# own check, wb_over_bg_thresh(), then holds the bdi to THRESH, but only
+# the flusher's wake-ups look, every dirty_writeback_centisecs) and
 # knob+limit (the knob at THRESH and strict_limit with max_bytes CAP: an
 # early start and a cap together).
 setting() {
@@ -32,6 +35,7 @@ setting() {
 	global) echo "$2" >/proc/sys/vm/dirty_background_bytes ;;
 	limit) strict "$(limit_for "$2")" ;;
 	limit16) strict $((16 << 20)) ;;
+	maxbytes) max_bytes "$(limit_for "$2")" ;;
 	knob+limit)
 		[ -n "${3:-}" ] || { echo "$0: knob+limit needs a cap" >&2; exit 1; }
 		echo "$2" >"$knob"
@@ -52,11 +56,18 @@ limit_for() {
 	echo $(($1 * $(cat /proc/sys/vm/dirty_ratio) / bg_ratio))
 }
 
-# strict BYTES: strict_limit on and max_bytes at BYTES for the bdi
-strict() {
+# max_bytes BYTES: the bdi's max_bytes at BYTES (the kernel keeps it as a
+# ratio of the global dirty threshold of the moment)
+max_bytes() {
 	[ -w "$bdi_dir/strict_limit" ] && [ -w "$bdi_dir/max_bytes" ] ||
 		{ echo "$0: no $bdi_dir/strict_limit or max_bytes: a kernel before 6.2?" >&2; exit 1; }
-	echo "$1" >"$bdi_dir/max_bytes" && echo 1 >"$bdi_dir/strict_limit" || exit 1
+	echo "$1" >"$bdi_dir/max_bytes" || exit 1
+}
+
+# strict BYTES: strict_limit on and max_bytes at BYTES for the bdi
+strict() {
+	max_bytes "$1"
+	echo 1 >"$bdi_dir/strict_limit" || exit 1
 }
 
 # setting_desc NAME THRESH [CAP]: what a setting sets, for the console
@@ -64,6 +75,7 @@ setting_desc() {
 	case $1 in
 	limit) echo "strict_limit, max_bytes $(($(limit_for "$2") >> 10)) KiB" ;;
 	limit16) echo "strict_limit, max_bytes 16384 KiB" ;;
+	maxbytes) echo "max_bytes $(($(limit_for "$2") >> 10)) KiB, no strict_limit" ;;
 	knob+limit) echo "knob $(($2 >> 10)) KiB, strict_limit, max_bytes $(($3 >> 10)) KiB" ;;
 	off) echo "defaults" ;;
 	*) echo "$1 $(($2 >> 10)) KiB" ;;

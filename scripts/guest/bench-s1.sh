@@ -4,8 +4,9 @@
 # COMMIT). Settings, interleaved within each repetition so that drift hits
 # all alike: floor (the same job on tmpfs), off, knob, global, and the 6.2
 # per-bdi limits: limit (strict_limit and max_bytes starting background
-# writeback at the knob's threshold) and limit16 (max_bytes 16 MiB, what
-# distributions set on USB disks) (bench-lib.sh).
+# writeback at the knob's threshold), limit16 (max_bytes 16 MiB, what
+# distributions set on USB disks) and maxbytes (max_bytes as for limit,
+# without strict_limit) (bench-lib.sh).
 #
 #   bench-s1.sh MNT FS REPS SIZE_MIB RATE_MIB THRESH_BYTES
 #
@@ -21,7 +22,7 @@ warm_up "$mnt"
 
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in floor off knob global limit limit16; do
+	for s in floor off knob global limit limit16 maxbytes; do
 		file=$mnt/s1 b=$bdi
 		if [ "$s" = floor ]; then
 			setting off

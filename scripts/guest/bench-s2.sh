@@ -27,6 +27,11 @@ write() {
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for s in off knob global limit; do
+		# the same writeout history before every setting: a setting
+		# that held the slow disk back (limit) would otherwise leave
+		# the next one a different share of the global thresholds
+		setting off
+		warm_up "$slow" "$fast"
 		setting "$s" "$thresh"
 		rm -f "$slow/big" "$fast/big"
 		sync

@@ -181,9 +181,11 @@ mount_on() {
 # tmpfs export, NFSv3, 1 MiB records. Where nfsd threads wait in
 # balance_dirty_pages() for the disk's export, client 2's WRITEs queue
 # behind them (the server runs 8 threads). Each client's MiB/s is its own
-# bytes over its own time (the writes and the close).
+# bytes over its own time (the writes and the close). SETTING "alone":
+# client 2 alone, everything at its default (the two share the link, so
+# client 2 alone is what it gets with the link to itself).
 pair() {
-	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak other=$((size / 4))
+	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak failed other=$((size / 4))
 	if [ "$link" != "$cur_link" ]; then
 		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
 		cur_link=$link
@@ -193,7 +195,7 @@ pair() {
 		ctl 1 tune off "$client_thresh" >/dev/null || return 1
 		cur_cset=client-off
 	fi
-	s5_setting "$s"
+	if [ "$s" = alone ]; then s5_setting off; else s5_setting "$s"; fi
 	nrun=$((nrun + 1))
 	ctl 1 prep >/dev/null && ctl 2 prep >/dev/null || return 1
 	sync
@@ -202,22 +204,31 @@ pair() {
 	(while :; do echo "$(now) $(awk '/^BdiReclaimable:/ { print $2 }' "$stats")"; sleep 0.2; done) \
 		>"series/$label.dirty" &
 	sampler=$!
-	ctl 1 write "s5-$nrun-1" $((1 << 20)) "$size" 0 >/tmp/s5-pair.1 &
-	p1=$!
+	if [ "$s" = alone ]; then
+		# the fields of a write that did not happen
+		echo "- - 0 0 0 0 0" >/tmp/s5-pair.1
+		p1=
+	else
+		ctl 1 write "s5-$nrun-1" $((1 << 20)) "$size" 0 >/tmp/s5-pair.1 &
+		p1=$!
+	fi
 	ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2 &
 	p2=$!
-	wait "$p1" && wait "$p2" || { kill "$sampler"; return 1; }
+	failed=0
+	[ -z "$p1" ] || wait "$p1" || failed=1
+	wait "$p2" || failed=1
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
+	[ "$failed" = 0 ] || return 1
 	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
 	set -- $(cat /tmp/s5-pair.1) $(cat /tmp/s5-pair.2)
 	rm -f /tmp/s5-pair.* "$mnt"/s5-* /srv/floor/s5-*
 	# client 1: $1 write_s $2 close_s; client 2: $8 write_s $9 close_s, its WRITEs' round trips
 	row s5-exports.tsv "$fs" "$s" "$bdi" 3 "$link" "$rep" "$size" \
-		"$(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { printf "%.2f", m / (w + c) }')" "$2" "$other" \
+		"$(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }')" "$2" "$other" \
 		"$(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }')" "$9" \
 		"$(awk -v o="${12}" -v r="${14}" 'BEGIN { printf "%.1f", o ? r / o : 0 }')" "$peak"
-	echo "S5 $fs two exports $link $s rep $rep: disk export $(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s," \
+	echo "S5 $fs two exports $link $s rep $rep: disk export $(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }') MiB/s," \
 		"tmpfs export $(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s, server peak dirty $peak kB"
 }
 
@@ -240,10 +251,11 @@ while [ "$rep" -le "$reps" ]; do
 		[ "$ncl" = 1 ] && continue
 		for st in $settings; do run 3 "$first_link" "$ncl" 1m "$st" "$rep" 0 client-off || exit 1; done
 	done
-	# two exports at once, on the last (fastest) link, where the disk is
-	# the slower: every setting but floor
+	# two exports at once, on the last link (the lists name the slowest
+	# first; there the disk is the slower): every setting but floor, and
+	# the tmpfs export's client alone
 	if [ "$nclients" -ge 2 ]; then
-		for st in $settings; do
+		for st in alone $settings; do
 			[ "$st" = floor ] || pair "$last_link" "$st" "$rep" || exit 1
 		done
 	fi

@@ -8,13 +8,20 @@
 # bdi's dirty peak.
 #
 # Each setting runs the job twice: "warm", right after the disk wrote
-# 32 MiB, and "idle", after the disk sat idle while another disk wrote
-# OTHER_MIB. strict_limit's per-bdi limit follows the bdi's share of the
-# recent writeout, which the other disk's writes take away.
+# 32 MiB with everything at its default (its share of the recent writeout
+# near all of it), and "idle", after the disk sat idle while another disk
+# wrote OTHER_MIB (its share near none: a disk just plugged in, a device
+# written now and then). The per-bdi limits follow that share: the bdi's
+# part of the global thresholds is its share of them, capped by max_bytes,
+# with a floor of an eighth of the global background threshold's headroom
+# for the flusher's check. (A bdi over its max_bytes share has its
+# completions left out of the shares, so under strict_limit the warm job
+# itself does not raise it.)
 #
 # Settings, interleaved: off, knob (THRESH), limit (strict_limit and
-# max_bytes starting background writeback at THRESH) and knob+limit (the
-# knob at THRESH, strict_limit with max_bytes CAP) (bench-lib.sh).
+# max_bytes starting background writeback at THRESH), maxbytes (the same
+# max_bytes without strict_limit) and knob+limit (the knob at THRESH,
+# strict_limit with max_bytes CAP) (bench-lib.sh).
 #
 #   bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES
 #
@@ -34,7 +41,8 @@ job() {
 	sync
 	/run/files/sample-dirty -i 100 -o "$label.dirty" "$bdi" &
 	sampler=$!
-	r=$(/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap") || exit 1
+	r=$(/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap") ||
+		{ kill "$sampler"; exit 1; }
 	sleep 0.2
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
@@ -45,12 +53,12 @@ job() {
 	rm -f "$mnt/s8"
 }
 
-for s in off knob limit knob+limit; do
+for s in off knob limit maxbytes knob+limit; do
 	echo "S8 setting $s: $(setting_desc "$s" "$thresh" "$cap")"
 done
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob limit knob+limit; do
+	for s in off knob limit maxbytes knob+limit; do
 		# the same history for every setting: the disk has just written
 		setting off
 		dd if=/dev/zero of="$mnt/warm-up" bs=1M count=32 conv=fsync 2>/dev/null || exit 1

@@ -48,7 +48,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	unsigned long long rec, burst, bursts, gap_ms, b, nlat = 0, per_burst;
+	unsigned long long rec, burst, bursts, gap_ms, b, nlat = 0, cap;
 	double t0, t_end, tb, w0, w1, write_s = 0, slowest = 0, *lat;
 	struct timespec gap;
 	char *buf;
@@ -62,9 +62,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: burst-write FILE REC BURST BURSTS GAP_MS (bytes; REC 1 to 64 MiB, BURSTS 1 to 1000)\n");
 		return 2;
 	}
-	per_burst = (burst + rec - 1) / rec;
+	cap = (burst + rec - 1) / rec * bursts;
 	buf = malloc(rec);
-	lat = calloc(per_burst * bursts, sizeof(*lat));
+	lat = calloc(cap, sizeof(*lat));
 	if (!buf || !lat) {
 		fprintf(stderr, "burst-write: out of memory\n");
 		return 1;
@@ -99,8 +99,17 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			/* a short write is timed as a write of its own */
-			if (nlat < per_burst * bursts)
-				lat[nlat++] = w1 - w0;
+			if (nlat == cap) {
+				double *more = realloc(lat, 2 * cap * sizeof(*lat));
+
+				if (!more) {
+					fprintf(stderr, "burst-write: out of memory\n");
+					return 1;
+				}
+				lat = more;
+				cap *= 2;
+			}
+			lat[nlat++] = w1 - w0;
 			done += w;
 		}
 		tb = now() - tb;

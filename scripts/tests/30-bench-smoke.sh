@@ -1,23 +1,38 @@
 #!/bin/bash
 # upstream test: other bases in make check-full
-# One small cell of the benchmarks (S1 on ext4, one repetition, 64 MiB at
-# 16 MiB/s, threshold 16 MiB), so that the benchmark scripts keep working:
-# every setting produces a row, the knob keeps the device near its
-# threshold while without it the device holds much more, and the report
-# turns the results into a table.
+# Small cells of the benchmarks, so that the benchmark scripts keep
+# working: S1 on ext4 (one repetition, 64 MiB at 16 MiB/s, threshold
+# 16 MiB): every setting produces a row, the knob keeps the device near its
+# threshold while without it the device holds much more, and strict_limit
+# with max_bytes 16 MiB (limit16) holds it under its limit. S8 on ext4 (two
+# bursts of 8 MiB to an 8 MiB/s disk, knob 8 MiB): every setting and phase
+# produces a row, and with everything at its default the bursts stay
+# dirty until the fsync. The report turns both into tables.
 . "$TOP/scripts/tests/testlib.sh"
 
 out=$CHECKDIR/bench-smoke
 rm -rf "$out"
-expect_rc 0 "bench.sh -p smoke -c S1 -f ext4" bash "$TOP/scripts/bench.sh" -p smoke -c S1 -f ext4 -o "$out"
+expect_rc 0 "bench.sh -p smoke -c 'S1 S8' -f ext4" bash "$TOP/scripts/bench.sh" -p smoke -c "S1 S8" -f ext4 -o "$out"
 tsv=$out/S1-ext4/s1.tsv
-rows=$(tail -n +2 "$tsv" 2>/dev/null | wc -l)
-[ "$rows" -eq 4 ] && ok "4 result rows (floor, off, knob, global)" || not_ok "$rows result rows in ${tsv#"$TOP"/}, expected 4"
+rows=$(tail -n +2 "$tsv" 2>/dev/null | cut -f2 | paste -sd' ')
+[ "$rows" = "floor off knob global limit limit16 maxbytes" ] && ok "S1: a row for each setting ($rows)" ||
+	not_ok "S1: rows '$rows' in ${tsv#"$TOP"/}, expected floor off knob global limit limit16 maxbytes"
 peak() { awk -F'\t' -v s="$1" '$2 == s { print int($8 / 1024) }' "$tsv" 2>/dev/null; }
-knob=$(peak knob) off=$(peak off)
-if [ -n "$knob" ] && [ "$knob" -le 24 ]; then ok "knob: peak dirty $knob MiB (threshold 16)"; else not_ok "knob: peak dirty '$knob' MiB, expected at most 24 (threshold 16)"; fi
-if [ -n "$off" ] && [ "$off" -ge 48 ]; then ok "off: peak dirty $off MiB"; else not_ok "off: peak dirty '$off' MiB, expected at least 48 of the 64 written"; fi
+knob=$(peak knob) off=$(peak off) l16=$(peak limit16)
+if [ -n "$knob" ] && [ "$knob" -le 24 ]; then ok "S1 knob: peak dirty $knob MiB (threshold 16)"; else not_ok "S1 knob: peak dirty '$knob' MiB, expected at most 24 (threshold 16)"; fi
+if [ -n "$off" ] && [ "$off" -ge 48 ]; then ok "S1 off: peak dirty $off MiB"; else not_ok "S1 off: peak dirty '$off' MiB, expected at least 48 of the 64 written"; fi
+if [ -n "$l16" ] && [ "$l16" -le 20 ]; then ok "S1 limit16: peak dirty $l16 MiB (max_bytes 16)"; else not_ok "S1 limit16: peak dirty '$l16' MiB, expected at most 20 (max_bytes 16)"; fi
+tsv=$out/S8-ext4/s8.tsv
+rows=$(tail -n +2 "$tsv" 2>/dev/null | awk -F'\t' '{ printf "%s%s/%s", NR > 1 ? " " : "", $2, $4 }')
+want="off/warm off/idle knob/warm knob/idle limit/warm limit/idle maxbytes/warm maxbytes/idle knob+limit/warm knob+limit/idle"
+[ "$rows" = "$want" ] && ok "S8: a row for each setting and phase" || not_ok "S8: rows '$rows' in ${tsv#"$TOP"/}, expected $want"
+# off, warm: the 16 MiB of bursts, far below the global background
+# threshold, are all still dirty when the fsync begins
+off=$(awk -F'\t' '$2 == "off" && $4 == "warm" { print int($12 / 1024) }' "$tsv" 2>/dev/null)
+if [ -n "$off" ] && [ "$off" -ge 14 ]; then ok "S8 off: peak dirty $off MiB of 16"; else not_ok "S8 off: peak dirty '$off' MiB, expected at least 14 of the 16 written"; fi
 # bench.sh ends with bench-report.sh, which writes the tables next to the results
 grep -q '^| ext4 ' "$out/bench-smoke-tables.md" 2>/dev/null &&
-	ok "table has an ext4 row" || not_ok "no ext4 row in ${out#"$TOP"/}/bench-smoke-tables.md"
+	ok "S1 table has an ext4 row" || not_ok "no ext4 row in ${out#"$TOP"/}/bench-smoke-tables.md"
+awk '/^### S8/ { s8 = 1 } s8 && /\| total s \|/ { f = 1 } END { exit !f }' "$out/bench-smoke-tables.md" 2>/dev/null &&
+	ok "S8 table has the warm phase's total" || not_ok "no S8 total row in ${out#"$TOP"/}/bench-smoke-tables.md"
 finish
