@@ -521,7 +521,8 @@ s8_section() {
 	echo "Cells: median [min-max] over the repetitions. Bursts: the time the writer spent in its"
 	echo "bursts (the idle gaps left out); write(): the 99th percentile and the longest of its"
 	echo "64 KiB write()s; total: the first write to the end of the fsync; bound: the data over the"
-	echo "disk's speed; peak dirty: the bdi's dirty pages not yet under writeback (BdiReclaimable)."
+	echo "disk's speed; peak dirty: the bdi's dirty pages (BdiReclaimable); peak not written: dirty or"
+	echo "under writeback (and BdiWriteback: what an fsync waits for, what strict_limit counts)."
 	echo "warm: right after the disk wrote 32 MiB, its share of the recent writeout near all of it;"
 	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
 	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes at twice the"
@@ -541,14 +542,15 @@ s8_section() {
 		echo "|---|---$(for set in $sets; do printf '|---'; done)|"
 		for phase in warm idle; do
 			lab=$phase
-			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024; do
+			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024 peak_unwritten_kib/1024; do
 				printf '| %s | %s' "$lab" "$m"
 				for set in $sets; do printf ' | %s' "$(cell "$tsv" "$set" "$m@phase=$phase")"; done
 				echo " |"
 				lab=
 			done
 		done | sed 's/| write_s |/| bursts s |/; s/| slowest_s |/| slowest burst s |/; s/| p99_ms |/| write() p99 ms |/;
-			s/| max_ms |/| write() max ms |/; s/| fsync_s |/| fsync s |/; s/| total_s |/| total s |/; s/| peak_kib\/1024 |/| peak dirty MiB |/'
+			s/| max_ms |/| write() max ms |/; s/| fsync_s |/| fsync s |/; s/| total_s |/| total s |/; s/| peak_kib\/1024 |/| peak dirty MiB |/;
+			s/| peak_unwritten_kib\/1024 |/| peak not written MiB |/'
 		echo
 		for phase in warm idle; do
 			s8_plot "$d" "$fs" "$phase" "$sets" && echo "![S8 $fs, $phase: dirty amount over time]($profile-s8-$fs-$phase.png)"
@@ -557,18 +559,19 @@ s8_section() {
 	done
 }
 
-# s8_plot DIR FS PHASE SETS: the slow disk's dirty amount over time, first
-# repetition, each setting (sample-dirty's series: milliseconds, kB)
+# s8_plot DIR FS PHASE SETS: the slow disk's pages not yet written over
+# time, first repetition, each setting (sample-dirty -b's series:
+# milliseconds, dirty kB, writeback kB)
 s8_plot() {
 	local set a=() n=0
 	for set in $4; do
 		n=$((n + 1))
 		[ -f "$1/series/s8-$2-$set-$3-1.dirty" ] || return 1
-		awk '{ printf "%.3f %s\n", $1 / 1000, $2 }' "$1/series/s8-$2-$set-$3-1.dirty" >"$tmp/s8-$n.series"
+		awk '{ printf "%.3f %s\n", $1 / 1000, $2 + $3 }' "$1/series/s8-$2-$set-$3-1.dirty" >"$tmp/s8-$n.series"
 		a+=("$set=$tmp/s8-$n.series")
 	done
 	dirty_plot "$docdir/$profile-s8-$2-$3.png" \
-		"S8 on $2 ($3): dirty page cache of the slow disk during the bursts and the fsync" "${a[@]}"
+		"S8 on $2 ($3): the slow disk's pages not yet written (dirty or under writeback), bursts then fsync" "${a[@]}"
 }
 
 mkdir -p "$docdir"

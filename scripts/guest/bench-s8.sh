@@ -5,7 +5,7 @@
 # BURSTS bursts of BURST_MIB at full speed, GAP_MS apart (burst-write.c).
 # Measures what the writer sees (time in the bursts, the slowest burst, the
 # 99th percentile and longest write()), the fsync, the whole job and the
-# bdi's dirty peak.
+# bdi's peaks of dirty pages and of pages not yet written.
 #
 # Each setting runs the job twice: "warm", right after the disk wrote
 # 32 MiB with everything at its default (its share of the recent writeout
@@ -32,24 +32,26 @@ mnt=$1 other=$2 fs=$3 reps=$4 burst=$5 bursts=$6 gap=$7 other_mib=$8 thresh=$9 c
 . /run/files/bench-lib.sh
 bench_init "$mnt"
 mkdir -p series
-header s8.tsv fs setting bdi phase rep write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib
+header s8.tsv fs setting bdi phase rep write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib peak_unwritten_kib
 
 # job PHASE: the bursts and the fsync, the bdi's dirty sampled; one row
 job() {
 	label=series/s8-$fs-$s-$1-$rep
 	rm -f "$mnt/s8"
 	sync
-	/run/files/sample-dirty -i 100 -o "$label.dirty" "$bdi" &
+	/run/files/sample-dirty -i 50 -b -o "$label.dirty" "$bdi" &
 	sampler=$!
 	r=$(/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap") ||
 		{ kill "$sampler"; exit 1; }
 	sleep 0.2
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
-	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "$label.dirty")
-	set -- "$1" $r
-	row s8.tsv "$fs" "$s" "$bdi" "$1" "$rep" "$2" "$3" "$4" "$5" "$6" "$7" "$peak"
-	echo "S8 $fs rep $rep $s $1: bursts $2 s (slowest $3 s), write() p99 $4 ms max $5 ms, fsync $6 s, total $7 s, peak dirty $((peak / 1024)) MiB"
+	# the peaks of the dirty pages and of those not yet written (dirty
+	# or under writeback: what an fsync waits for, what strict_limit counts)
+	set -- "$1" $r $(awk 'BEGIN { d = 0; u = 0 } $2 > d { d = $2 } $2 + $3 > u { u = $2 + $3 } END { print d, u }' "$label.dirty")
+	row s8.tsv "$fs" "$s" "$bdi" "$1" "$rep" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+	echo "S8 $fs rep $rep $s $1: bursts $2 s (slowest $3 s), write() p99 $4 ms max $5 ms, fsync $6 s, total $7 s," \
+		"peak dirty $(($8 / 1024)) MiB, not yet written $(($9 / 1024)) MiB"
 	rm -f "$mnt/s8"
 }
 

@@ -7,11 +7,13 @@
  * software emulation).
  *
  *   sample-dirty [-i MS] [-o FILE] BDI...    BdiReclaimable of each BDI
+ *   sample-dirty [-i MS] [-o FILE] -b BDI... BdiReclaimable and BdiWriteback
  *   sample-dirty [-i MS] [-o FILE] -w BDI    WbReclaimable of each wb of BDI
  *
  * Reads /sys/kernel/debug/bdi/<bdi>/stats (or wb_stats). Each sample is
- * one line: milliseconds since start, then the kB of each BDI (with -w:
- * "cgino:kB" for each writeback context). Built static on the host and
+ * one line: milliseconds since start, then the kB of each BDI (with -b:
+ * two numbers, dirty and under writeback; with -w: "cgino:kB" for each
+ * writeback context). Built static on the host and
  * copied into the guest.
  */
 #define _GNU_SOURCE
@@ -75,17 +77,20 @@ int main(int argc, char **argv)
 	static char buf[1 << 20];
 	const char *out = NULL;
 	long long t0, next;
-	int interval = 50, per_wb = 0, opt, i;
+	int interval = 50, per_wb = 0, both = 0, opt, i;
 	struct sigaction sa = { .sa_handler = on_signal };
 	FILE *f = stdout;
 
-	while ((opt = getopt(argc, argv, "i:o:w")) != -1) {
+	while ((opt = getopt(argc, argv, "i:o:bw")) != -1) {
 		switch (opt) {
 		case 'i':
 			interval = atoi(optarg);
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'b':
+			both = 1;
 			break;
 		case 'w':
 			per_wb = 1;
@@ -94,7 +99,7 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind >= argc || interval <= 0 || (per_wb && argc - optind != 1))
+	if (optind >= argc || interval <= 0 || (per_wb && (both || argc - optind != 1)))
 		goto usage;
 	if (out && !(f = fopen(out, "w"))) {
 		fprintf(stderr, "sample-dirty: %s: %s\n", out, strerror(errno));
@@ -117,6 +122,8 @@ int main(int argc, char **argv)
 			}
 			if (!per_wb) {
 				fprintf(f, " %lld", field(buf, "BdiReclaimable"));
+				if (both)
+					fprintf(f, " %lld", field(buf, "BdiWriteback"));
 				continue;
 			}
 			/* one block per wb, each starting with "WbCgIno:" */
@@ -134,6 +141,6 @@ int main(int argc, char **argv)
 	fclose(f);
 	return 0;
 usage:
-	fprintf(stderr, "usage: sample-dirty [-i MS] [-o FILE] BDI... | -w BDI\n");
+	fprintf(stderr, "usage: sample-dirty [-i MS] [-o FILE] [-b] BDI... | -w BDI\n");
 	return 2;
 }
