@@ -152,13 +152,13 @@ integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
 
 ## bench        benchmarks (PROFILE=quick|full|scale|nfs, CASES="S1 ... S8" (default: the profile's), FS="ext4 xfs btrfs",
-##              REPS=N, GUEST_GIB=2): quick: ext4 only, about 30 min; full: all three
+##              REPS=N, GUEST_GIB=2, OUT=DIR): quick: ext4 only, about 30 min; full: all three
 ##              filesystems; scale: S7; nfs: S5 (real NFS) on all three;
 ##              results of a whole profile under Documentation/benchmarks/BASE/results/,
 ##              of any other run under build/bench-results/BASE/. S4 needs 'make prefixes WITH_BASE=1'
 PROFILE ?= quick
 bench: kernel initramfs
-	@bash $(S)/bench.sh -p $(PROFILE) $(if $(CASES),-c "$(CASES)") $(if $(FS),-f "$(FS)") $(if $(REPS),-r $(REPS)) \
+	@bash $(S)/bench.sh -p $(PROFILE) $(if $(CASES),-c "$(CASES)") $(if $(FS),-f "$(FS)") $(if $(REPS),-r $(REPS)) $(if $(OUT),-o $(OUT)) \
 		$(if $(GUEST_GIB),-m $(GUEST_GIB))
 
 ## bench-report the tables and plots from the results (no VM run)
