@@ -29,7 +29,8 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
 	printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR }'; }
 
 # A column spec is COLUMN[/DIVISOR][@KEY=VALUE...]: the column's values,
-# divided by DIVISOR, of the rows whose column KEY is VALUE (every KEY).
+# divided by DIVISOR, of the rows whose column KEY is VALUE (every KEY);
+# "-" (no value) left out.
 # col FILE SETTING SPEC: those values for one setting
 col() {
 	local spec=${3%%@*} filter= div=1
@@ -39,7 +40,7 @@ col() {
 		NR == 1 { nf = split(filter, fl, "@")
 			for (i = 1; i <= NF; i++) { if ($i == c) k = i; for (j = 1; j <= nf; j++) if (index(fl[j], $i "=") == 1) f[j] = i }
 			next }
-		$2 != s { next }
+		$2 != s || $k == "-" { next }
 		{ for (j = 1; j <= nf; j++) if ($f[j] != substr(fl[j], index(fl[j], "=") + 1)) next; print $k / d }' "$1"
 }
 
