@@ -152,7 +152,7 @@ integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
 
 ## bench        benchmarks (PROFILE=quick|full|scale|nfs, CASES="S1 ... S8" (default: the profile's), FS="ext4 xfs btrfs",
-##              REPS=N, GUEST_GIB=2, OUT=DIR): quick: ext4 only, about 30 min; full: all three
+##              REPS=N, GUEST_GIB=2, OUT=DIR): quick: ext4 only, about 35 min; full: all three
 ##              filesystems; scale: S7; nfs: S5 (real NFS) on all three;
 ##              results of a whole profile under Documentation/benchmarks/BASE/results/,
 ##              of any other run under build/bench-results/BASE/. S4 needs 'make prefixes WITH_BASE=1'

@@ -12,7 +12,7 @@
 # environment replace S5's record sizes, NFS versions, link rates, client
 # counts, server settings and the client side's write rate (0: none).
 #
-# The quick profile runs S1 to S4, S6 and S8 on ext4 (about 30 minutes), the full one
+# The quick profile runs S1 to S4, S6 and S8 on ext4 (about 35 minutes), the full one
 # on ext4, XFS and btrfs with more repetitions and larger files; the scale
 # profile runs S7 (many writers with 2, 8 and 16 GiB of guest memory, many
 # devices, many cgroups; one VM run per memory size); the nfs profile runs
