@@ -528,7 +528,8 @@ s8_section() {
 	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
 	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes at twice the"
 	echo "knob's threshold, so that its background writeback starts where the knob's does; its"
-	echo "writers are also throttled from there on, which is what bursts larger than the limit meet."
+	echo "writers are also throttled from halfway between there and the limit, which is what bursts"
+	echo "larger than the limit meet."
 	echo "maxbytes: the same max_bytes without strict_limit. knob+limit: the knob, and strict_limit"
 	echo "with a larger max_bytes as a cap."
 	echo
