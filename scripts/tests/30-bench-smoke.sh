@@ -7,7 +7,7 @@
 # with max_bytes 16 MiB (limit16) holds it under its limit. S8 on ext4 (two
 # bursts of 8 MiB to an 8 MiB/s disk, knob 8 MiB): every setting and phase
 # produces a row, and with everything at its default the bursts stay
-# dirty until the fsync. The report turns both into tables.
+# unwritten until the fsync. The report turns both into tables.
 . "$TOP/scripts/tests/testlib.sh"
 
 out=$CHECKDIR/bench-smoke
@@ -27,12 +27,13 @@ rows=$(tail -n +2 "$tsv" 2>/dev/null | awk -F'\t' '{ printf "%s%s/%s", (NR > 1 ?
 want="off/warm off/idle knob/warm knob/idle limit/warm limit/idle maxbytes/warm maxbytes/idle knob+limit/warm knob+limit/idle"
 [ "$rows" = "$want" ] && ok "S8: a row for each setting and phase" || not_ok "S8: rows '$rows' in ${tsv#"$TOP"/}, expected $want"
 # off, warm: the 16 MiB of bursts, far below the global background
-# threshold, are all still unwritten when the fsync begins; the knob
-# (8 MiB) has the disk writing from the first burst on
+# threshold, are all still unwritten when the fsync begins: the sampling
+# of pages dirty or under writeback sees them. (The cell's bursts last
+# 0.1 s, too short for its dirty peaks to tell the knob from none: on the
+# kernel with the sysfs patch only, the knob's peak was 11 MiB against 7
+# with the series; S1 above is the check of the knob.)
 off=$(awk -F'\t' '$2 == "off" && $4 == "warm" { print int($13 / 1024) }' "$tsv" 2>/dev/null)
-knob=$(awk -F'\t' '$2 == "knob" && $4 == "warm" { print int($12 / 1024) }' "$tsv" 2>/dev/null)
 if [ -n "$off" ] && [ "$off" -ge 14 ]; then ok "S8 off: $off MiB of 16 not yet written at the peak"; else not_ok "S8 off: '$off' MiB not yet written at the peak, expected at least 14 of the 16 written"; fi
-if [ -n "$knob" ] && [ "$knob" -le 12 ]; then ok "S8 knob: peak dirty $knob MiB (threshold 8)"; else not_ok "S8 knob: peak dirty '$knob' MiB, expected at most 12 (threshold 8)"; fi
 # bench.sh ends with bench-report.sh, which writes the tables next to the results
 grep -q '^| ext4 ' "$out/bench-smoke-tables.md" 2>/dev/null &&
 	ok "S1 table has an ext4 row" || not_ok "no ext4 row in ${out#"$TOP"/}/bench-smoke-tables.md"
