@@ -68,7 +68,7 @@ run_logged() {
 # scripts (scripts/guest/*.sh) and its C helpers, built static (they need no
 # library in the guest) into build/guest/ when older than their source.
 guest_files() {
-	local f bin
+	local f bin newest
 	GUEST_FILES=()
 	for f in "$TOP"/scripts/guest/*.sh; do GUEST_FILES+=(-f "$f"); done
 	mkdir -p "$TOP/build/guest"
@@ -76,10 +76,12 @@ guest_files() {
 		bin=$TOP/build/guest/$(basename "$f" .c)
 		# "// guest-pkg: NAME": the program links NAME (pkg-config), statically
 		pkg=$(sed -n 's|^// guest-pkg: *||p' "$f")
-		[ "$bin" -nt "$f" ] ||
+		# rebuilt when older than its source or a header it may include
+		newest=$(ls -t "$f" "$TOP"/scripts/guest/*.h 2>/dev/null | head -n 1)
+		[ "$bin" -nt "$newest" ] ||
 			gcc -static -O2 -Wall -Wextra -Werror ${pkg:+$(pkg-config --cflags "$pkg")} -o "$bin" "$f" \
 				${pkg:+$(pkg-config --libs --static "$pkg")} 2>&1 | grep -v "statically linked applications requires at runtime\|in function .fuse_get_module" >&2
-		[ "$bin" -nt "$f" ] ||
+		[ "$bin" -nt "$newest" ] ||
 			die "cannot build ${bin#"$TOP"/} from ${f#"$TOP"/}"
 		GUEST_FILES+=(-f "$bin")
 	done
