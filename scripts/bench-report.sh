@@ -289,7 +289,8 @@ s5_section() {
 			f=$d/s5-exports.tsv
 			sets=$(present "$f" alone off knob global tuned limit maxbytes | paste -sd' ')
 			echo "Two exports of the server at once, NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$f"): one"
-			echo "client writes $(awk -F'\t' 'NR == 2 { print $7 }' "$f") MiB to the disk's export, another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export"
+			echo "client writes $(awk -F'\t' 'NR == 2 { print $7 }' "$f") MiB to the export of a disk slower than the link (bdi $(awk -F'\t' 'NR == 2 { print $3 }' "$f"), the"
+			echo "setting on it), another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export"
 			echo "(nothing behind it but the server's 8 nfsd threads); each client's MiB/s over its own"
 			echo "writes and close, median [min-max]. alone: the tmpfs export's client with the link to"
 			echo "itself. The two clients share the link: a setting that slows the disk's client leaves"
@@ -297,7 +298,7 @@ s5_section() {
 			echo
 			echo "| metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
 			echo "|---$(for set in $sets; do printf '|---'; done)|"
-			echo "| disk export MiB/s | $(cells "$f" disk_mib_s $sets) |"
+			echo "| slow disk's export MiB/s | $(cells "$f" disk_mib_s $sets) |"
 			echo "| tmpfs export MiB/s | $(cells "$f" other_mib_s $sets) |"
 			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
 			echo "| tmpfs export / alone$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" alone)"; done) |"

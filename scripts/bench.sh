@@ -86,6 +86,9 @@ s7_cgroups=32 s7_cg_mib=8 s7_cg_thresh=$((2 << 20))     # S7, many cgroups
 # 1 GiB and 1 CPU. The client side: one client writing at s5_app MiB/s.
 s5_recs="4k 1m 10m" s5_vers="3 4.2" s5_links="100mbit 1gbit" s5_clients="1 2 10"
 s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned limit maxbytes"
+# S5's two exports: a second server disk, slower than the first link, so
+# that its export's writers can be throttled
+s5_slow_mib_s=4
 # S8: bursts of s8_burst MiB at full speed, s8_gap ms apart, to the slow
 # disk, then fsync; in all less than the global background threshold, so
 # that with everything at its default and the disk's share of the recent
@@ -202,7 +205,7 @@ s5_run() {
 	[ -n "$lock" ] || die "no free hub number in 40000-40099 (locks in build/bench/hub-*.lock)"
 	echo $$ >"$lock/pid"
 	cat >"$r/s5.conf" <<-EOF
-	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh
+	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh slow_mib_s=$s5_slow_mib_s
 	app_rate=$s5_app settings="$s5_settings" recs="$s5_recs" vers="$s5_vers" links="$s5_links"
 	clients="$s5_clients" nclients=$s5_nclients
 	EOF
@@ -279,12 +282,12 @@ run_case() {
 			"s7 cgroups: $s7_cgroups memory cgroups with cgroup writeback, one writer each, $s7_cg_mib MiB each; knob $s7_cg_thresh bytes, or off")
 		;;
 	S5)
-		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
+		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${s5_slow_mib_s}M")
 		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
 			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes); maxbytes: the same max_bytes without strict_limit"
-			"s5 exports: with 2 or more client guests, on the last link: client 1 writes $s1_size MiB to the disk's export and client 2 $((s1_size / 4)) MiB to the tmpfs export at once, NFSv3, 1 MiB records, every server setting but floor")
+			"s5 exports: with 2 or more client guests, on the first link: client 1 writes $((s1_size / 4)) MiB to the export of a second disk at $s5_slow_mib_s MiB/s (slower than the link; the settings on its bdi, at one second of it) and client 2 $((s1_size / 16)) MiB to the tmpfs export at once, NFSv3, 1 MiB records, every server setting but floor")
 		;;
 	S8)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

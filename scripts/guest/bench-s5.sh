@@ -85,9 +85,12 @@ bytes() {
 
 ip link set eth0 mtu "$NFS_MTU" || exit 1
 mount -t tmpfs -o size=$((size + 64))m tmpfs /srv/floor || exit 1
-nfs_server_start "$mnt" /srv/floor >/dev/null || { echo "bench-s5: the NFS server did not start" >&2; exit 1; }
-echo "bench-s5: exporting $mnt ($fs, bdi $bdi) and /srv/floor (tmpfs)"
-warm_up "$mnt"
+# the two exports' slow disk (pair)
+slow=/mnt/vdc
+slow_bdi=$(/run/files/fs-bdi.sh "$slow") || exit 1
+nfs_server_start "$mnt" /srv/floor "$slow" >/dev/null || { echo "bench-s5: the NFS server did not start" >&2; exit 1; }
+echo "bench-s5: exporting $mnt ($fs, bdi $bdi), /srv/floor (tmpfs) and $slow ($fs, bdi $slow_bdi, $slow_mib_s MiB/s)"
+warm_up "$mnt" "$slow"
 nfs_grace_wait
 # the clients boot beside the server: give them as long as two boots take
 i=1 end=$(($(cut -d. -f1 /proc/uptime) + 600))
@@ -177,24 +180,30 @@ mount_on() {
 }
 
 # pair LINK SETTING REP: two exports of this server at once: client 1
-# writes SIZE MiB to the disk's export, client 2 a quarter of that to the
-# tmpfs export, NFSv3, 1 MiB records. Where nfsd threads wait in
-# balance_dirty_pages() for the disk's export, client 2's WRITEs queue
+# writes SIZE/4 MiB to the slow disk's export (slower than the link, the
+# setting on its bdi at one second of it), client 2 a quarter of that to
+# the tmpfs export, NFSv3, 1 MiB records. Where nfsd threads wait in
+# balance_dirty_pages() for the slow export, client 2's WRITEs queue
 # behind them (the server runs 8 threads). Each client's MiB/s is its own
 # bytes over its own time (the writes and the close). SETTING "alone":
 # client 2 alone, everything at its default (the two share the link, so
 # client 2 alone is what it gets with the link to itself).
 pair() {
-	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak failed other=$((size / 4))
+	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak failed disk=$((size / 4)) other=$((size / 16))
+	local m_bdi=$bdi m_stats=$stats m_thresh=$thresh
 	if [ "$link" != "$cur_link" ]; then
 		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
 		cur_link=$link
 	fi
-	mount_on 1 3 "$mnt" && mount_on 2 3 /srv/floor || return 1
+	mount_on 1 3 "$slow" && mount_on 2 3 /srv/floor || return 1
 	if [ "$cur_cset" != client-off ]; then
 		ctl 1 tune off "$client_thresh" >/dev/null || return 1
 		cur_cset=client-off
 	fi
+	# the settings go on the slow disk's bdi for this run
+	s5_setting off
+	bdi=$slow_bdi bdi_dir=/sys/class/bdi/$slow_bdi knob=/sys/class/bdi/$slow_bdi/dirty_background_bytes
+	stats=/sys/kernel/debug/bdi/$slow_bdi/stats thresh=$((slow_mib_s << 20))
 	if [ "$s" = alone ]; then s5_setting off; else s5_setting "$s"; fi
 	nrun=$((nrun + 1))
 	ctl 1 prep >/dev/null && ctl 2 prep >/dev/null || return 1
@@ -209,7 +218,7 @@ pair() {
 		echo "- - 0 0 0 0 0" >/tmp/s5-pair.1
 		p1=
 	else
-		ctl 1 write "s5-$nrun-1" $((1 << 20)) "$size" 0 >/tmp/s5-pair.1 &
+		ctl 1 write "s5-$nrun-1" $((1 << 20)) "$disk" 0 >/tmp/s5-pair.1 &
 		p1=$!
 	fi
 	ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2 &
@@ -219,22 +228,24 @@ pair() {
 	wait "$p2" || failed=1
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
+	s5_setting off
+	bdi=$m_bdi bdi_dir=/sys/class/bdi/$m_bdi knob=/sys/class/bdi/$m_bdi/dirty_background_bytes
+	stats=$m_stats thresh=$m_thresh
 	[ "$failed" = 0 ] || return 1
 	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
 	set -- $(cat /tmp/s5-pair.1) $(cat /tmp/s5-pair.2)
-	rm -f /tmp/s5-pair.* "$mnt"/s5-* /srv/floor/s5-*
+	rm -f /tmp/s5-pair.* "$slow"/s5-* /srv/floor/s5-*
 	# client 1: $1 write_s $2 close_s; client 2: $8 write_s $9 close_s, its WRITEs' round trips
-	row s5-exports.tsv "$fs" "$s" "$bdi" 3 "$link" "$rep" "$size" \
-		"$(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }')" "$2" "$other" \
+	row s5-exports.tsv "$fs" "$s" "$slow_bdi" 3 "$link" "$rep" "$disk" \
+		"$(awk -v m="$disk" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }')" "$2" "$other" \
 		"$(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }')" "$9" \
 		"$(awk -v o="${12}" -v r="${14}" 'BEGIN { printf "%.1f", o ? r / o : 0 }')" "$peak"
-	echo "S5 $fs two exports $link $s rep $rep: disk export $(awk -v m="$size" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }') MiB/s," \
+	echo "S5 $fs two exports $link $s rep $rep: slow disk's export $(awk -v m="$disk" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }') MiB/s," \
 		"tmpfs export $(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s, server peak dirty $peak kB"
 }
 
 set -- $links
 first_link=$1
-for l in $links; do last_link=$l; done
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for r in $recs; do
@@ -251,12 +262,11 @@ while [ "$rep" -le "$reps" ]; do
 		[ "$ncl" = 1 ] && continue
 		for st in $settings; do run 3 "$first_link" "$ncl" 1m "$st" "$rep" 0 client-off || exit 1; done
 	done
-	# two exports at once, on the last link (the lists name the slowest
-	# first; there the disk is the slower): every setting but floor, and
-	# the tmpfs export's client alone
+	# two exports at once, on the first link (faster than the slow disk):
+	# every setting but floor, and the tmpfs export's client alone
 	if [ "$nclients" -ge 2 ]; then
 		for st in alone $settings; do
-			[ "$st" = floor ] || pair "$last_link" "$st" "$rep" || exit 1
+			[ "$st" = floor ] || pair "$first_link" "$st" "$rep" || exit 1
 		done
 	fi
 	if [ "$app_rate" != 0 ]; then
