@@ -206,7 +206,7 @@ by_size() {
 }
 
 s5_section() {
-	local d fs tsv bdi rec v l n f cs size disk bound app m sets hdr sep
+	local d fs tsv bdi rec v l n f cs size disk bound app m sets hdr sep delay
 	section S5 "real NFS: the kernel NFS server exporting a throttled disk to client guests" || return 0
 	echo "Cells: client-side throughput (MiB/s: all the run's bytes over the time from the first"
 	echo "write to the end of the last close, which waits for the COMMIT), median [min-max]."
@@ -290,7 +290,8 @@ s5_section() {
 			sets=$(present "$f" alone off knob global tuned limit maxbytes | paste -sd' ')
 			echo "Two exports of the server at once, NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$f"): one"
 			echo "client writes $(awk -F'\t' 'NR == 2 { print $7 }' "$f") MiB to the export of a disk slower than the link (bdi $(awk -F'\t' 'NR == 2 { print $3 }' "$f"), the"
-			echo "setting on it), another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export"
+			delay=$(sed -n 's/.*tmpfs export from \([0-9.]*\) s later.*/\1/p' "$d/meta.txt")
+			echo "setting on it), another $(awk -F'\t' 'NR == 2 { print $10 }' "$f") MiB to the tmpfs export${delay:+ from $delay s later}"
 			echo "(nothing behind it but the server's 8 nfsd threads); each client's MiB/s over its own"
 			echo "writes and close, median [min-max]. alone: the tmpfs export's client with the link to"
 			echo "itself. The two clients share the link: a setting that slows the disk's client leaves"

@@ -89,6 +89,12 @@ s5_cthresh=$((12 << 20)) s5_app=8 s5_settings="floor off knob global tuned limit
 # S5's two exports: a second server disk, slower than the first link, so
 # that its export's writers can be throttled
 s5_slow_mib_s=4
+# S5's parts (S5_PARTS narrows them): the record-size sweep, the NFS
+# versions per link, the client counts, the two exports, the client side.
+# In the two exports, client 1 sends s5_pair_mib MiB to the slow disk's
+# export and client 2 starts s5_pair_delay s later, when client 1's WRITEs
+# are being throttled with a limit
+s5_parts="recs vers clients pair app" s5_pair_delay=4
 # S8: bursts of s8_burst MiB at full speed, s8_gap ms apart, to the slow
 # disk, then fsync; in all less than the global background threshold, so
 # that with everything at its default and the disk's share of the recent
@@ -114,7 +120,7 @@ nfs) s1_size=256 s1_rate=16 s2_slow=64 s2_fast=256 s3_total=96 s4_size=256 s6_si
 esac
 cases=${cases:-$def_cases}
 # S5's lists can be narrowed for a shorter run (results then go to build/)
-for v in RECS VERS LINKS CLIENTS SETTINGS APP; do
+for v in RECS VERS LINKS CLIENTS SETTINGS APP PARTS; do
 	eval "[ -z \"\${S5_$v:-}\" ] || { s5_${v,,}=\$S5_$v; custom_s5=1; }"
 done
 s5_nclients=$(printf '%s\n' $s5_clients | sort -n | tail -n 1)
@@ -207,7 +213,7 @@ s5_run() {
 	cat >"$r/s5.conf" <<-EOF
 	reps=$n size=$s1_size disk_mib_s=$disk_mib_s thresh=$thresh client_thresh=$s5_cthresh slow_mib_s=$s5_slow_mib_s
 	app_rate=$s5_app settings="$s5_settings" recs="$s5_recs" vers="$s5_vers" links="$s5_links"
-	clients="$s5_clients" nclients=$s5_nclients
+	clients="$s5_clients" nclients=$s5_nclients parts="$s5_parts" pair_mib=$((s1_size / 2)) pair_delay=$s5_pair_delay
 	EOF
 	say "S5 on $2: server and $s5_nclients client guest(s) on hub $hub (consoles in ${r#"$TOP"/}/*/console.log)"
 	for i in $(seq "$s5_nclients"); do
@@ -287,7 +293,8 @@ run_case() {
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
 			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes); maxbytes: the same max_bytes without strict_limit"
-			"s5 exports: with 2 or more client guests, on the first link: client 1 writes $((s1_size / 4)) MiB to the export of a second disk at $s5_slow_mib_s MiB/s (slower than the link; the settings on its bdi, at one second of it) and client 2 $((s1_size / 16)) MiB to the tmpfs export at once, NFSv3, 1 MiB records, every server setting but floor")
+			"s5 exports: with 2 or more client guests, on the first link: client 1 writes $((s1_size / 2)) MiB to the export of a second disk at $s5_slow_mib_s MiB/s (slower than the link; the settings on its bdi, at one second of it), client 2 $((s1_size / 16)) MiB to the tmpfs export from ${s5_pair_delay} s later, NFSv3, 1 MiB records, every server setting but floor; alone: client 2 with the server to itself"
+			"s5 parts: $s5_parts")
 		;;
 	S8)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

@@ -15,6 +15,8 @@
 #     links     link rates (tc units), the first one for everything else
 #     clients   client counts (at once, NFSv3, 1 MiB, the first link)
 #     nclients  client guests booted
+#     parts     which of these run: recs vers clients pair app
+#     pair_mib pair_delay  the two exports (see pair below)
 #
 # Settings on the server: floor (tmpfs export), off, knob (the export's
 # bdi at thresh), global (vm.dirty_background_bytes at thresh), tuned (the
@@ -180,16 +182,19 @@ mount_on() {
 }
 
 # pair LINK SETTING REP: two exports of this server at once: client 1
-# writes SIZE/4 MiB to the slow disk's export (slower than the link, the
-# setting on its bdi at one second of it), client 2 a quarter of that to
-# the tmpfs export, NFSv3, 1 MiB records. Where nfsd threads wait in
-# balance_dirty_pages() for the slow export, client 2's WRITEs queue
-# behind them (the server runs 8 threads). Each client's MiB/s is its own
+# writes PAIR_MIB MiB to the slow disk's export (slower than the link, the
+# setting on its bdi at one second of it); PAIR_DELAY s later, when a
+# limit throttles the nfsd threads serving client 1 in
+# balance_dirty_pages(), client 2 writes SIZE/16 MiB to the tmpfs export,
+# NFSv3, 1 MiB records. Where those threads are held, client 2's WRITEs
+# queue behind them (the server runs 8 threads): its MiB/s falls and its
+# WRITE round trip grows against off, under which client 1 is never
+# throttled (it sends at the link's speed, so client 2 shares the link
+# with it for longer than under a limit). Each client's MiB/s is its own
 # bytes over its own time (the writes and the close). SETTING "alone":
-# client 2 alone, everything at its default (the two share the link, so
-# client 2 alone is what it gets with the link to itself).
+# client 2 alone, everything at its default.
 pair() {
-	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak failed disk=$((size / 4)) other=$((size / 16))
+	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak failed disk=$pair_mib other=$((size / 16))
 	local m_bdi=$bdi m_stats=$stats m_thresh=$thresh
 	if [ "$link" != "$cur_link" ]; then
 		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
@@ -221,7 +226,10 @@ pair() {
 		ctl 1 write "s5-$nrun-1" $((1 << 20)) "$disk" 0 >/tmp/s5-pair.1 &
 		p1=$!
 	fi
-	ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2 &
+	(
+		[ "$s" = alone ] || sleep "$pair_delay"
+		ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2
+	) &
 	p2=$!
 	failed=0
 	[ -z "$p1" ] || wait "$p1" || failed=1
@@ -247,6 +255,11 @@ pair() {
 set -- $links
 first_link=$1
 rep=1
+# has PART: whether this run does that part of S5 (parts in s5.conf)
+has() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+has recs || recs=
+has vers || vers=
+has clients || clients=
 while [ "$rep" -le "$reps" ]; do
 	for r in $recs; do
 		for st in $settings; do run 3 "$first_link" 1 "$r" "$st" "$rep" 0 client-off || exit 1; done
@@ -264,12 +277,12 @@ while [ "$rep" -le "$reps" ]; do
 	done
 	# two exports at once, on the first link (faster than the slow disk):
 	# every setting but floor, and the tmpfs export's client alone
-	if [ "$nclients" -ge 2 ]; then
+	if [ "$nclients" -ge 2 ] && has pair; then
 		for st in alone $settings; do
 			[ "$st" = floor ] || pair "$first_link" "$st" "$rep" || exit 1
 		done
 	fi
-	if [ "$app_rate" != 0 ]; then
+	if [ "$app_rate" != 0 ] && has app; then
 		for cs in client-off client-knob client-global; do
 			run 3 "$first_link" 1 1m knob "$rep" "$app_rate" "$cs" || exit 1
 		done
