@@ -132,7 +132,8 @@ scale() { echo $(($1 * gib / 2)); }
 s1_size=$(scale "$s1_size") s2_slow=$(scale "$s2_slow") s2_fast=$(scale "$s2_fast")
 s3_total=$(scale "$s3_total") s6_size=$(scale "$s6_size") s8_burst=$(scale "$s8_burst")
 [ -z "$reps" ] || [[ $reps =~ ^[1-9][0-9]*$ ]] || usage "bad repetition count '$reps'"
-[ "$profile" = smoke ] || [ -n "$reps$fss${custom_s5:-}" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
+# S8_STACKS=1 (a tracing run: the S8 writer's kernel stacks) never publishes
+[ "$profile" = smoke ] || [ -n "$reps$fss${custom_s5:-}${S8_STACKS:-}" ] || [ "$cases" != "$def_cases" ] || [ "$gib" != 2 ] || default_run=1
 # S3 (three writer counts times three settings per repetition) takes
 # longest: the full profile gives it 3 repetitions unless told. S4 pairs
 # the two kernels' boots: an even number of repetitions, so that each
@@ -298,7 +299,7 @@ run_case() {
 		;;
 	S8)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
-		cmd="sh /run/files/bench-s8.sh /mnt/vdb /mnt/vdc $fs $n $s8_burst $s8_bursts $s8_gap $s8_other $slow_thresh $s8_cap"
+		cmd="STACKS=${S8_STACKS:-0} sh /run/files/bench-s8.sh /mnt/vdb /mnt/vdc $fs $n $s8_burst $s8_bursts $s8_gap $s8_other $slow_thresh $s8_cap"
 		params=("disks: slow $gib GiB $fs at $slow_mib_s MiB/s, other $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
 			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $slow_thresh bytes); maxbytes: the same max_bytes without strict_limit; knob+limit: the knob and strict_limit with max_bytes $s8_cap")
 		;;

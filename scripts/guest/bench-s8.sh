@@ -25,10 +25,13 @@
 #
 #   bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES
 #
-# Rows in s8.tsv; dirty time series (sample-dirty) in series/.
+# Rows in s8.tsv; dirty time series (sample-dirty) in series/; with
+# STACKS=1 in the environment, also the writer's kernel stacks while it
+# sleeps uninterruptibly (series/*.stacks).
 set -u
 [ $# -eq 10 ] || { echo "usage: bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES" >&2; exit 2; }
 mnt=$1 other=$2 fs=$3 reps=$4 burst=$5 bursts=$6 gap=$7 other_mib=$8 thresh=$9 cap=${10}
+stacks=${STACKS:-0}
 . /run/files/bench-lib.sh
 bench_init "$mnt"
 mkdir -p series
@@ -41,8 +44,21 @@ job() {
 	sync
 	/run/files/sample-dirty -i 50 -b -o "$label.dirty" "$bdi" &
 	sampler=$!
-	r=$(/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap") ||
-		{ kill "$sampler"; exit 1; }
+	/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap" >/tmp/s8.out &
+	writer=$!
+	# STACKS=1: where the writer sleeps uninterruptibly, its kernel stack
+	# every 2 ms (what a long write() waits for); a tracing run, not kept
+	# with the figures
+	if [ "$stacks" = 1 ]; then
+		while kill -0 "$writer" 2>/dev/null; do
+			if [ "$(cut -d' ' -f3 "/proc/$writer/stat" 2>/dev/null)" = D ]; then
+				{ echo "@ $(now)"; cat "/proc/$writer/stack"; } >>"$label.stacks" 2>/dev/null
+			fi
+			usleep 2000
+		done
+	fi
+	wait "$writer" || { kill "$sampler"; exit 1; }
+	r=$(cat /tmp/s8.out)
 	sleep 0.2
 	kill "$sampler"
 	wait "$sampler" 2>/dev/null
