@@ -357,11 +357,14 @@ s1_section() {
 	echo "disk speed), the floor being the same fio job on tmpfs in the same VM; for the fsync,"
 	echo "threshold / disk speed, the time to write back what the threshold lets stay dirty."
 	first=$(results S1 | head -n 1 | cut -d' ' -f2)
-	sets=$(present "$first" off knob global limit limit16 maxbytes | paste -sd' ')
+	sets=$(present "$first" off knob global limit limit16 limit-bg2 maxbytes | paste -sd' ')
 	if [ "${sets%limit*}" != "$sets" ]; then
 		echo "limit: strict_limit and max_bytes sized so that background writeback starts at the"
-		echo "knob's threshold (twice it, with the default ratios); limit16: strict_limit and"
-		echo "max_bytes 16 MiB, what distributions set on USB disks (Documentation/bdi-writeback.md);"
+		echo "knob's threshold (twice it where the kernel starts at the bdi's background share, as"
+		echo "7.3 does; 4/3 of it where it starts at the bdi's free-run ceiling, where throttling"
+		echo "begins too, as 6.2 to 6.12 do); limit16: strict_limit and max_bytes 16 MiB, a fixed"
+		echo "cap of the kind admins set on USB disks; limit-bg2: as limit with"
+		echo "vm.dirty_background_ratio at 2 (for every device) and max_bytes sized for that;"
 		echo "maxbytes: max_bytes as for limit, without strict_limit."
 	fi
 	echo
@@ -418,7 +421,7 @@ s1_plot() {
 		"S1 on $2: dirty page cache of the device while the stream arrives, then fsync" \
 		off="$1/series/s1-$2-off-1.dirty" knob="$1/series/s1-$2-knob-1.dirty" \
 		global="$1/series/s1-$2-global-1.dirty" \
-		$(for set in limit limit16 maxbytes; do [ ! -f "$1/series/s1-$2-$set-1.dirty" ] || echo "$set=$1/series/s1-$2-$set-1.dirty"; done)
+		$(for set in limit limit16 limit-bg2 maxbytes; do [ ! -f "$1/series/s1-$2-$set-1.dirty" ] || echo "$set=$1/series/s1-$2-$set-1.dirty"; done)
 }
 
 s7_section() {
@@ -519,34 +522,40 @@ s7_plot() {
 }
 
 s8_section() {
-	local d fs tsv bdi sets phase lab m size speed
+	local d fs tsv bdi sets phase lab m size speed lims
 	section S8 "bursts faster than a slow disk, with idle in between, then fsync" || return 0
 	echo "Cells: median [min-max] over the repetitions. Bursts: the time the writer spent in its"
 	echo "bursts (the idle gaps left out); write(): the 99th percentile and the longest of its"
 	echo "64 KiB write()s; total: the first write to the end of the fsync; bound: the data over the"
 	echo "disk's speed; peak dirty: the bdi's dirty pages (BdiReclaimable); peak not written: dirty or"
-	echo "under writeback (and BdiWriteback: what an fsync waits for, what strict_limit counts)."
+	echo "under writeback (BdiReclaimable and BdiWriteback: what an fsync waits for, what strict_limit counts)."
 	echo "warm: right after the disk wrote 32 MiB, its share of the recent writeout near all of it;"
 	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
-	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes at twice the"
-	echo "knob's threshold, so that its background writeback starts where the knob's does; its"
-	echo "writers are also throttled from halfway between there and the limit, which is what bursts"
-	echo "larger than the limit meet."
-	echo "maxbytes: the same max_bytes without strict_limit. knob+limit: the knob, and strict_limit"
-	echo "with a larger max_bytes as a cap."
+	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes sized so"
+	echo "that its background writeback starts where the knob's does (twice the knob's threshold"
+	echo "where the kernel starts at the bdi's background share, as 7.3 does; 4/3 of it where it"
+	echo "starts at the bdi's free-run ceiling, as 6.2 to 6.12 do); its writers are throttled from"
+	echo "the free-run ceiling, halfway between the background share and the limit, which is what"
+	echo "bursts larger than the limit meet. limit-bg2: as limit with vm.dirty_background_ratio at"
+	echo "2 (for every device) and max_bytes sized for that. maxbytes: max_bytes as for limit,"
+	echo "without strict_limit. knob+limit: the knob, and strict_limit with a larger max_bytes as"
+	echo "a cap."
 	echo
 	results S8 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
-		sets=$(present "$tsv" off knob limit maxbytes knob+limit limit16 | paste -sd' ')
+		sets=$(present "$tsv" off knob limit limit-bg2 maxbytes knob+limit limit16 | paste -sd' ')
 		size=$(sed -n 's/^s8: \([0-9]*\) bursts of \([0-9]*\) MiB.*/\1 \2/p' "$d/meta.txt" | awk '{ print $1 * $2 }')
 		speed=$(sed -n 's/^disks: slow .* at \([0-9]*\) MiB\/s, other.*/\1/p' "$d/meta.txt")
 		echo "**$fs** (bdi $bdi), $size MiB in all, disk at $speed MiB/s (bound $(awk -v s="$size" -v b="$speed" 'BEGIN { printf "%.1f", s / b }') s):"
 		echo
 		echo "| phase | metric$(for set in $sets; do printf ' | %s' "$set"; done) |"
 		echo "|---|---$(for set in $sets; do printf '|---'; done)|"
+		# the bdi's limit and background share at each job's start, where recorded
+		lims=
+		head -n 1 "$tsv" | grep -q 'share_kib' && lims="limit_kib/1024 share_kib/1024"
 		for phase in warm idle; do
 			lab=$phase
-			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024 peak_unwritten_kib/1024; do
+			for m in write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib/1024 peak_unwritten_kib/1024 $lims; do
 				printf '| %s | %s' "$lab" "$m"
 				for set in $sets; do printf ' | %s' "$(cell "$tsv" "$set" "$m@phase=$phase")"; done
 				echo " |"
@@ -554,7 +563,8 @@ s8_section() {
 			done
 		done | sed 's/| write_s |/| bursts s |/; s/| slowest_s |/| slowest burst s |/; s/| p99_ms |/| write() p99 ms |/;
 			s/| max_ms |/| write() max ms |/; s/| fsync_s |/| fsync s |/; s/| total_s |/| total s |/; s/| peak_kib\/1024 |/| peak dirty MiB |/;
-			s/| peak_unwritten_kib\/1024 |/| peak not written MiB |/'
+			s/| peak_unwritten_kib\/1024 |/| peak not written MiB |/; s/| limit_kib\/1024 |/| bdi limit at start MiB |/;
+			s/| share_kib\/1024 |/| bdi background share at start MiB |/'
 		echo
 		for phase in warm idle; do
 			s8_plot "$d" "$fs" "$phase" "$sets" && echo "![S8 $fs, $phase: dirty amount over time]($profile-s8-$fs-$phase.png)"

@@ -260,7 +260,7 @@ run_case() {
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M")
 		cmd="sh /run/files/bench-s1.sh /mnt/vdb $fs $n $s1_size $s1_rate $s1_thresh"
 		params=("disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling)"
-			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global); limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $s1_thresh bytes); limit16: strict_limit and max_bytes 16 MiB; maxbytes: max_bytes as for limit, without strict_limit")
+			"s1: $s1_size MiB at $s1_rate MiB/s then fsync; threshold $s1_thresh bytes (knob and global); limit: strict_limit and max_bytes sized so that background writeback starts at $s1_thresh bytes (twice that where the kernel starts it at the bdi's background share, 7.3; 4/3 where at its free-run ceiling, 6.2 to 6.12); limit16: strict_limit and max_bytes 16 MiB; limit-bg2: as limit with dirty_background_ratio 2; maxbytes: max_bytes as for limit, without strict_limit")
 		;;
 	S2)
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "$((2 * gib))G:$fs:${disk_mib_s}M")
@@ -293,7 +293,7 @@ run_case() {
 		params=("server: $mem memory, $cpus CPUs; disk: $gib GiB $fs, writes throttled to $disk_mib_s MiB/s (QEMU block throttling); exports the disk and a tmpfs (floor)"
 			"clients: $s5_nclients guest(s) of 1 GiB and 1 CPU; link: every guest on one hub (QEMU dgram netdevs on unix sockets, through scripts/net-hub on the host), shaped with tc tbf on each sender and on the server's ingress (ifb) to $s5_links"
 			"s5: $s1_size MiB in all per run, each client its share to its own file, then close; record sizes $s5_recs (NFSv3, 1 client, first link); NFS $s5_vers at 1m on every link; $s5_clients clients at once (NFSv3, 1m, first link); client side: one client at $s5_app MiB/s with its NFS bdi knob or the global knob at $s5_cthresh bytes (server at knob)"
-			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes twice $thresh bytes (with the default ratios, background writeback from $thresh bytes); maxbytes: the same max_bytes without strict_limit"
+			"s5 settings on the server: $s5_settings; knob and global at $thresh bytes; tuned: dirty_background_ratio 5, dirty_ratio 10, dirty_expire_centisecs 1000, dirty_writeback_centisecs 1; limit: strict_limit and max_bytes sized so that background writeback starts at $thresh bytes (twice that where the kernel starts it at the bdi's background share, 7.3; 4/3 where at its free-run ceiling, 6.2 to 6.12); maxbytes: the same max_bytes without strict_limit"
 			"s5 exports: with 2 or more client guests, on the first link: client 1 writes $((s1_size / 2)) MiB to the export of a second disk at $s5_slow_mib_s MiB/s (slower than the link; the settings on its bdi, at one second of it), client 2 $((s1_size / 16)) MiB to the tmpfs export from ${s5_pair_delay} s later, NFSv3, 1 MiB records, every server setting but floor; alone: client 2 with the server to itself"
 			"s5 parts: $s5_parts")
 		;;
@@ -301,7 +301,7 @@ run_case() {
 		disks=(-d "${gib}G:$fs:${slow_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")
 		cmd="STACKS=${S8_STACKS:-0} sh /run/files/bench-s8.sh /mnt/vdb /mnt/vdc $fs $n $s8_burst $s8_bursts $s8_gap $s8_other $slow_thresh $s8_cap"
 		params=("disks: slow $gib GiB $fs at $slow_mib_s MiB/s, other $gib GiB $fs at $disk_mib_s MiB/s (QEMU block throttling)"
-			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes twice that (with the default ratios, background writeback from $slow_thresh bytes); maxbytes: the same max_bytes without strict_limit; knob+limit: the knob and strict_limit with max_bytes $s8_cap")
+			"s8: $s8_bursts bursts of $s8_burst MiB at full speed (64 KiB writes), $s8_gap ms apart, to the slow disk, then fsync; warm: right after the slow disk wrote 32 MiB; idle: after $s8_other MiB to the other disk; knob $slow_thresh bytes; limit: strict_limit and max_bytes sized so that background writeback starts at $slow_thresh bytes (twice that where the kernel starts it at the bdi's background share, 7.3; 4/3 where at its free-run ceiling, 6.2 to 6.12); limit-bg2: as limit with dirty_background_ratio 2; maxbytes: the same max_bytes without strict_limit; knob+limit: the knob and strict_limit with max_bytes $s8_cap")
 		;;
 	S6)
 		disks=(-d "${gib}G:$fs:${disk_mib_s}M" -d "${gib}G:$fs:${disk_mib_s}M")

@@ -16,12 +16,16 @@ bench_init() {
 # at THRESH instead), or the per-bdi limits Linux has had since 6.2:
 # limit (strict_limit and max_bytes, sized so that the background writeback
 # they start begins at THRESH, see limit_for), limit16 (strict_limit and
-# max_bytes 16 MiB, what distributions' udev rules set on USB disks),
-# maxbytes (max_bytes as for limit, without strict_limit: the flusher's
-# own check, wb_over_bg_thresh(), then holds the bdi to THRESH, but only
-# the flusher's wake-ups look, every dirty_writeback_centisecs) and
-# knob+limit (the knob at THRESH and strict_limit with max_bytes CAP: an
-# early start and a cap together).
+# max_bytes 16 MiB: a fixed cap of the kind admins set on USB disks),
+# limit-bg2 (as limit, with vm.dirty_background_ratio at 2 and max_bytes
+# sized for it: on a kernel that starts at the bdi's background share, the
+# same start under a limit ten times higher, room for bursts; the global
+# background threshold falls to 2 % for every device), maxbytes (max_bytes
+# as for limit, without strict_limit: the flusher's own check,
+# wb_over_bg_thresh(), then holds the bdi to THRESH, but only the
+# flusher's wake-ups look, every dirty_writeback_centisecs) and knob+limit
+# (the knob at THRESH and strict_limit with max_bytes CAP: an early start
+# and a cap together).
 setting() {
 	echo 0 >"$knob"
 	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
@@ -35,6 +39,10 @@ setting() {
 	global) echo "$2" >/proc/sys/vm/dirty_background_bytes ;;
 	limit) strict "$(limit_for "$2")" ;;
 	limit16) strict $((16 << 20)) ;;
+	limit-bg2)
+		echo 2 >/proc/sys/vm/dirty_background_ratio
+		strict "$(limit_for "$2" 2)"
+		;;
 	maxbytes) max_bytes "$(limit_for "$2")" ;;
 	knob+limit)
 		[ -n "${3:-}" ] || { echo "$0: knob+limit needs a cap" >&2; exit 1; }
@@ -45,15 +53,33 @@ setting() {
 	esac
 }
 
-# limit_for THRESH: the max_bytes whose background start is THRESH. With
-# strict_limit, balance_dirty_pages() starts background writeback once the
-# bdi has more than its background share, which is its dirty limit times
-# dirty_background_ratio / dirty_ratio, and max_bytes caps that limit: so
-# max_bytes = THRESH * dirty_ratio / dirty_background_ratio, twice THRESH
-# with the default ratios. (A bdi whose share of recent writeout is
-# smaller than the cap gets a lower limit and starts earlier.)
+# Where a strict_limit bdi's background writeback starts. Kernels with
+# "mm: start background writeback based on per-wb threshold for strictlimit
+# BDIs" (7.3 has it) start it in balance_dirty_pages() as soon as the bdi
+# holds more than its background share, its dirty limit times
+# dirty_background_ratio / dirty_ratio. Before (6.2 to 6.12) the kick comes
+# only past the bdi's free-run ceiling, halfway between that share and the
+# limit, where throttling also begins (or at a flusher wake-up, every
+# dirty_writeback_centisecs, that finds the bdi over its share).
+case $(uname -r) in
+[1-6].*) strict_start=freerun ;;
+*) strict_start=share ;;
+esac
+
+# limit_for THRESH [BG_RATIO]: the max_bytes whose background start is
+# THRESH (max_bytes caps the bdi's dirty limit): THRESH * dirty_ratio /
+# dirty_background_ratio where the start is the share (twice THRESH with
+# the default ratios), 2 * THRESH * dirty_ratio / (dirty_ratio +
+# dirty_background_ratio) where it is the free-run ceiling (4/3 of THRESH).
+# (A bdi whose share of recent writeout is smaller than the cap gets a
+# lower limit and starts earlier.)
 limit_for() {
-	echo $(($1 * $(cat /proc/sys/vm/dirty_ratio) / bg_ratio))
+	lf_d=$(cat /proc/sys/vm/dirty_ratio) lf_b=${2:-$bg_ratio}
+	if [ "$strict_start" = share ]; then
+		echo $(($1 * lf_d / lf_b))
+	else
+		echo $((2 * $1 * lf_d / (lf_d + lf_b)))
+	fi
 }
 
 # max_bytes BYTES: the bdi's max_bytes at BYTES (the kernel keeps it as a
@@ -62,6 +88,21 @@ max_bytes() {
 	[ -w "$bdi_dir/strict_limit" ] && [ -w "$bdi_dir/max_bytes" ] ||
 		{ echo "$0: no $bdi_dir/strict_limit or max_bytes: a kernel before 6.2?" >&2; exit 1; }
 	echo "$1" >"$bdi_dir/max_bytes" || exit 1
+}
+
+# rotate N WORD...: the words, the first N (modulo their count) moved to
+# the end: each repetition runs the settings in another order, so that no
+# setting always inherits the same one's bandwidth estimate and shares
+rotate() {
+	rot_n=$(($1 % ($# - 1)))
+	shift
+	while [ "$rot_n" -gt 0 ]; do
+		rot_w=$1
+		shift
+		set -- "$@" "$rot_w"
+		rot_n=$((rot_n - 1))
+	done
+	echo "$@"
 }
 
 # strict BYTES: strict_limit on and max_bytes at BYTES for the bdi
@@ -75,6 +116,7 @@ setting_desc() {
 	case $1 in
 	limit) echo "strict_limit, max_bytes $(($(limit_for "$2") >> 10)) KiB" ;;
 	limit16) echo "strict_limit, max_bytes 16384 KiB" ;;
+	limit-bg2) echo "strict_limit, max_bytes $(($(limit_for "$2" 2) >> 10)) KiB, dirty_background_ratio 2" ;;
 	maxbytes) echo "max_bytes $(($(limit_for "$2") >> 10)) KiB, no strict_limit" ;;
 	knob+limit) echo "knob $(($2 >> 10)) KiB, strict_limit, max_bytes $(($3 >> 10)) KiB" ;;
 	off) echo "defaults" ;;

@@ -22,7 +22,7 @@ warm_up "$mnt"
 
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in floor off knob global limit limit16 maxbytes; do
+	for s in $(rotate $((rep - 1)) floor off knob global limit limit16 limit-bg2 maxbytes); do
 		file=$mnt/s1 b=$bdi
 		if [ "$s" = floor ]; then
 			setting off

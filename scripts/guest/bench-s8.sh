@@ -18,10 +18,13 @@
 # completions left out of the shares, so under strict_limit the warm job
 # itself does not raise it.)
 #
-# Settings, interleaved: off, knob (THRESH), limit (strict_limit and
-# max_bytes starting background writeback at THRESH), maxbytes (the same
-# max_bytes without strict_limit) and knob+limit (the knob at THRESH,
-# strict_limit with max_bytes CAP) (bench-lib.sh).
+# Settings, interleaved, each repetition in another order: off, knob
+# (THRESH), limit (strict_limit and max_bytes starting background writeback
+# at THRESH), limit-bg2 (the same start with dirty_background_ratio 2 and
+# a higher limit), maxbytes (max_bytes as for limit without strict_limit)
+# and knob+limit (the knob at THRESH, strict_limit with max_bytes CAP)
+# (bench-lib.sh). The bdi's dirty limit and background share (kB, from
+# debugfs) at the start of every job are the rows' last two columns.
 #
 #   bench-s8.sh MNT OTHER_MNT FS REPS BURST_MIB BURSTS GAP_MS OTHER_MIB THRESH_BYTES CAP_BYTES
 #
@@ -35,13 +38,19 @@ stacks=${STACKS:-0}
 . /run/files/bench-lib.sh
 bench_init "$mnt"
 mkdir -p series
-header s8.tsv fs setting bdi phase rep write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib peak_unwritten_kib
+header s8.tsv fs setting bdi phase rep write_s slowest_s p99_ms max_ms fsync_s total_s peak_kib peak_unwritten_kib \
+	limit_kib share_kib
 
 # job PHASE: the bursts and the fsync, the bdi's dirty sampled; one row
 job() {
 	label=series/s8-$fs-$s-$1-$rep
 	rm -f "$mnt/s8"
 	sync
+	# the bdi's dirty limit and background share as the job starts (what
+	# the limits follow: its share of the recent writeout, max_bytes): the
+	# share is the limit times BackgroundThresh / DirtyThresh
+	lim=$(awk '/^BdiDirtyThresh:/ { b = $2 } /^DirtyThresh:/ { d = $2 } /^BackgroundThresh:/ { g = $2 }
+		END { printf "%d %d", b, d ? b * g / d : 0 }' "/sys/kernel/debug/bdi/$bdi/stats")
 	/run/files/sample-dirty -i 50 -b -o "$label.dirty" "$bdi" &
 	sampler=$!
 	/run/files/burst-write "$mnt/s8" $((64 << 10)) $((burst << 20)) "$bursts" "$gap" >/tmp/s8.out &
@@ -65,18 +74,19 @@ job() {
 	# the peaks of the dirty pages and of those not yet written (dirty
 	# or under writeback: what an fsync waits for, what strict_limit counts)
 	set -- "$1" $r $(awk 'BEGIN { d = 0; u = 0 } $2 > d { d = $2 } $2 + $3 > u { u = $2 + $3 } END { print d, u }' "$label.dirty")
-	row s8.tsv "$fs" "$s" "$bdi" "$1" "$rep" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+	row s8.tsv "$fs" "$s" "$bdi" "$1" "$rep" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" $lim
 	echo "S8 $fs rep $rep $s $1: bursts $2 s (slowest $3 s), write() p99 $4 ms max $5 ms, fsync $6 s, total $7 s," \
 		"peak dirty $(($8 / 1024)) MiB, not yet written $(($9 / 1024)) MiB"
 	rm -f "$mnt/s8"
 }
 
-for s in off knob limit maxbytes knob+limit; do
+settings="off knob limit limit-bg2 maxbytes knob+limit"
+for s in $settings; do
 	echo "S8 setting $s: $(setting_desc "$s" "$thresh" "$cap")"
 done
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob limit maxbytes knob+limit; do
+	for s in $(rotate $((rep - 1)) $settings); do
 		# the same history for every setting: the disk has just written
 		setting off
 		dd if=/dev/zero of="$mnt/warm-up" bs=1M count=32 conv=fsync 2>/dev/null || exit 1
