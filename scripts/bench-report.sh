@@ -304,6 +304,8 @@ s5_section() {
 			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
 			echo "| tmpfs export / alone$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" alone)"; done) |"
 			echo "| tmpfs export WRITE ms | $(cells "$f" other_write_rtt_ms $sets) |"
+			! head -n 1 "$f" | grep -q nfsd_held_pct ||
+				echo "| nfsd threads in balance_dirty_pages() % | $(cells "$f" nfsd_held_pct $sets) |"
 			echo "| peak dirty MiB | $(cells "$f" peak_dirty_kib/1024 $sets) |"
 			echo
 		fi
