@@ -489,8 +489,10 @@ int bw_conf_load(struct bw_ctx *ctx, struct bw_conf *c, const char *path, int mu
 	}
 	for (i = 0; i < n && !r; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);
-		/* a directory or a dangling link named *.conf is not a file of rules */
-		if (stat(file, &st) == 0 && !S_ISREG(st.st_mode))
+		/* not files of rules: a directory, /dev/null (a drop-in masked
+		   the systemd way), a dangling link */
+		if (stat(file, &st) == 0 ? !S_ISREG(st.st_mode) :
+		    errno == ENOENT && lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			continue;
 		r = bw_conf_load_file(ctx, c, file);
 	}
@@ -528,27 +530,32 @@ static int glob_match(const char *glob, const char *value)
 	}
 }
 
-static int holds(const struct bw_match *m, const struct bw_props *p)
+/*
+ * holds: one match, against mount number i for mount and fstype (a rule's
+ * mount and fstype are about one and the same mount), against the one value
+ * of the other keys. A missing value is "".
+ */
+static int holds(const struct bw_match *m, const struct bw_props *p, size_t i)
 {
-	size_t i, n = p->n[m->key];
-	int any = 0;
+	const char *v;
 
-	if (!n)
-		any = glob_match(m->glob, "");
-	for (i = 0; i < n && !any; i++)
-		any = glob_match(m->glob, p->v[m->key][i] ? p->v[m->key][i] : "");
-	return m->negate ? !any : any;
+	if (m->key != BW_KEY_MOUNT && m->key != BW_KEY_FSTYPE)
+		i = 0;
+	v = i < p->n[m->key] && p->v[m->key][i] ? p->v[m->key][i] : "";
+	return glob_match(m->glob, v) != m->negate;
 }
 
 const struct bw_rule *bw_conf_match(const struct bw_conf *c, const struct bw_props *p)
 {
-	size_t i, j;
+	size_t i, j, k, nmounts = p->n[BW_KEY_MOUNT] ? p->n[BW_KEY_MOUNT] : 1;
 
 	for (i = 0; i < c->n; i++) {
-		for (j = 0; j < c->r[i].nm && holds(&c->r[i].m[j], p); j++)
-			;
-		if (j == c->r[i].nm)
-			return &c->r[i];
+		for (k = 0; k < nmounts; k++) {
+			for (j = 0; j < c->r[i].nm && holds(&c->r[i].m[j], p, k); j++)
+				;
+			if (j == c->r[i].nm)
+				return &c->r[i];
+		}
 	}
 	return NULL;
 }
