@@ -95,16 +95,19 @@ devno=$(cat "$disk/dev")
 mkdir -p "$d/rules"
 cp "$rulesdir"/*.rules "$d/rules/"
 cp "$D/70-bdi-writeback.rules" "$d/rules/"
-# wants ACTION SYSPATH: the SYSTEMD_WANTS udevadm test gives
+# wants ACTION SYSPATH [hidden]: the SYSTEMD_WANTS udevadm test gives
+# (hidden: the device's "hidden" attribute reads 1, a file bound over it)
+echo 1 >"$d/one"
 wants() {
 	unshare -m sh -c '
+		if [ "$6" = hidden ]; then mount --bind "$7" "$2/hidden" || exit 1; fi
 		mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 &&
 		mknod -m 600 "/dev/$4" b "${5%:*}" "${5#*:}" &&
 		mount -t tmpfs tmpfs /run && mkdir /run/udev &&
 		mount --bind "$3" /usr/lib/udev/rules.d &&
 		{ [ ! -d /etc/udev/rules.d ] || mount -t tmpfs tmpfs /etc/udev/rules.d; } &&
 		"$0" test --action="$1" "$2" 2>/dev/null | sed -n "s/^SYSTEMD_WANTS=//p"
-	' "$udevadm" "$1" "$2" "$d/rules" "${2##*/}" "$(cat "$2/dev")"
+	' "$udevadm" "$1" "$2" "$d/rules" "${2##*/}" "$(cat "$2/dev")" "${3:-}" "$d/one"
 }
 want="bdi-writeback-usb@$devno.service"
 for a in add change; do
@@ -114,6 +117,13 @@ for a in add change; do
 	*) not_ok "udev rule: '$a' of ${disk##*/}: SYSTEMD_WANTS='$got', expected $want" ;;
 	esac
 done
+if [ -e "$disk/hidden" ]; then
+	got=$(wants add "$disk" hidden)
+	case $got in
+	*bdi-writeback*) not_ok "udev rule: a hidden disk wants '$got'" ;;
+	*) ok "udev rule: a hidden disk (NVMe multipath path) starts nothing" ;;
+	esac
+fi
 got=$(wants remove "$disk")
 case $got in *bdi-writeback*) not_ok "udev rule: 'remove' wants '$got'" ;; *) ok "udev rule: 'remove' starts nothing" ;; esac
 for s in /sys/block/zram* /sys/block/ram* /sys/block/*/*[0-9]; do
