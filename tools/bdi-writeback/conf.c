@@ -595,7 +595,7 @@ static int add_mount(struct bw_props *p, const char *target, const char *fstype)
 {
 	size_t i = p->n[BW_KEY_MOUNT];
 
-	if (i == BW_MAX_DEVS)
+	if (i == BW_CONF_MAX_MOUNTS)
 		return 0;
 	p->own[p->nown] = strdup(target ? target : "");
 	p->own[p->nown + 1] = strdup(fstype ? fstype : "");

@@ -18,6 +18,7 @@
 
 #define BW_EXIT_CONFIG		8	/* malformed or unreadable policy file */
 #define BW_CONF_PATH		"/etc/bdi-writeback.conf"
+#define BW_CONF_MAX_MOUNTS	64	/* mounts of one bdi matched against */
 
 enum bw_key { BW_KEY_ID_BUS, BW_KEY_ID_SERIAL, BW_KEY_MOUNT, BW_KEY_FSTYPE, BW_KEY_BDI,
 	      BW_NKEYS };
@@ -56,10 +57,10 @@ struct bw_conf {
 
 /* what a target is matched against; a missing value is "" */
 struct bw_props {
-	const char *v[BW_NKEYS][BW_MAX_DEVS];	/* mounts and fstypes: one per mount */
+	const char *v[BW_NKEYS][BW_CONF_MAX_MOUNTS];	/* mounts and fstypes: one per mount */
 	size_t n[BW_NKEYS];
 	char bdi[BW_NAME_MAX], id_bus[128], id_serial[256];
-	char *own[2 * BW_MAX_DEVS];		/* mount points, fstypes; malloc'd */
+	char *own[2 * BW_CONF_MAX_MOUNTS];		/* mount points, fstypes; malloc'd */
 	size_t nown;
 };
 
