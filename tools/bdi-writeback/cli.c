@@ -937,7 +937,7 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	uint64_t old;
 	int r;
 
-	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, o->config != NULL);
+	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, !!o->config);
 	if (r)
 		return report(ctx, r);
 	if (o->policy)
@@ -978,8 +978,8 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 		if (o->dry_run) {
 			r = bw_get_bg(ctx, t.bdi, &old);
 			if (!r)
-				printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
-				       bw_human_iec(rule->bytes, h1, sizeof(h1)), rule->bytes,
+				printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n",
+				       who, bw_human_iec(rule->bytes, h1, sizeof(h1)), rule->bytes,
 				       bw_human_iec(old, h2, sizeof(h2)));
 		} else {
 			r = bw_set_bg(ctx, t.bdi, rule->bytes, &old);

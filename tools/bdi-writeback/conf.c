@@ -34,8 +34,10 @@
 #include "bdiwb.h"
 #include "conf.h"
 
-/* used when neither the file nor any drop-in exists: what the udev rule did
-   before there was a policy file */
+/*
+ * used when neither the file nor any drop-in exists: what the udev rule did
+ * before there was a policy file
+ */
 static const char builtin_rule[] = "ID_BUS=usb -> auto 2s";
 
 static const char *const key_names[BW_NKEYS] = {
@@ -134,7 +136,8 @@ static int tokenize(struct bw_ctx *ctx, const char *where, const char *text, str
 			if (!*p) {
 				free(buf);
 				toks_free(ts);
-				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: unterminated quote", where);
+				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: unterminated quote",
+					       where);
 			}
 			p++;
 		}
@@ -181,14 +184,16 @@ static int actions(struct bw_ctx *ctx, struct bw_rule *r, const char *where,
 		k = t[i].quoted ? NULL : knob_named(t[i].s);
 		if (!k)
 			return bw_fail(ctx, BW_EXIT_CONFIG, "%s: unknown action '%s' (ignore, bytes, "
-				       "auto, strict_limit, max_bytes or max_ratio)", where, t[i].s);
+				       "auto, strict_limit, max_bytes or max_ratio)",
+				       where, t[i].s);
 		if (r->actions & k->bit)
 			return bw_fail(ctx, BW_EXIT_CONFIG, "%s: '%s' given twice", where, k->name);
 		r->actions |= k->bit;
 		if (k->bit == BW_ACT_IGNORE)
 			continue;
 		if (i + 1 == n)
-			return bw_fail(ctx, BW_EXIT_CONFIG, "%s: '%s' needs a value", where, k->name);
+			return bw_fail(ctx, BW_EXIT_CONFIG, "%s: '%s' needs a value",
+				       where, k->name);
 		i++;
 		switch (k->bit) {
 		case BW_ACT_BYTES:
@@ -248,8 +253,11 @@ int bw_conf_parse_actions(struct bw_ctx *ctx, struct bw_rule *r, const char *whe
 		return ret;
 	ret = actions(ctx, r, where, ts.t, ts.n);
 	toks_free(&ts);
-	if (!ret && !(r->text = strdup(text)))
-		ret = bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
+	if (!ret) {
+		r->text = strdup(text);
+		if (!r->text)
+			ret = bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
+	}
 	if (ret)
 		bw_rule_free(r);
 	return ret;
@@ -489,8 +497,10 @@ int bw_conf_load(struct bw_ctx *ctx, struct bw_conf *c, const char *path, int mu
 	}
 	for (i = 0; i < n && !r; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, names[i]);
-		/* not files of rules: a directory, /dev/null (a drop-in masked
-		   the systemd way), a dangling link */
+		/*
+		 * not files of rules: a directory, /dev/null (a drop-in masked
+		 * the systemd way), a dangling link
+		 */
 		if (stat(file, &st) == 0 ? !S_ISREG(st.st_mode) :
 		    errno == ENOENT && lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			continue;
@@ -632,7 +642,9 @@ int bw_conf_props(struct bw_ctx *ctx, const struct bw_target *t, struct bw_props
 	p->v[BW_KEY_BDI][0] = p->bdi;
 	p->v[BW_KEY_ID_BUS][0] = p->id_bus;
 	p->v[BW_KEY_ID_SERIAL][0] = p->id_serial;
-	p->n[BW_KEY_BDI] = p->n[BW_KEY_ID_BUS] = p->n[BW_KEY_ID_SERIAL] = 1;
+	p->n[BW_KEY_BDI] = 1;
+	p->n[BW_KEY_ID_BUS] = 1;
+	p->n[BW_KEY_ID_SERIAL] = 1;
 	/* a path is on one mount; a device or a bdi name: every mount it holds */
 	if (t->how == BW_BY_PATH) {
 		r = add_mount(p, t->mountpoint, t->fstype);
