@@ -79,6 +79,6 @@ else
 	' "$rules")
 	[ -z "$bad" ] && ok "udev rule: syntax and GOTO/LABEL (no 'udevadm verify' here)" || not_ok "udev rule: $bad"
 fi
-grep -q 'SYSTEMD_WANTS}+="bdi-writeback-usb@%k.service"' "$rules" &&
-	ok "udev rule starts bdi-writeback-usb@<disk>.service" || not_ok "udev rule does not start the unit"
+grep -q 'SYSTEMD_WANTS}+="bdi-writeback-usb@$major:$minor.service"' "$rules" &&
+	ok "udev rule starts bdi-writeback-usb@<MAJ:MIN>.service" || not_ok "udev rule does not start the unit"
 finish

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The command line: list, get, set and auto.
+ * The command line: list, get, set, auto and apply.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +17,7 @@
 #include <libsmartcols.h>
 
 #include "bdiwb.h"
+#include "conf.h"
 
 #ifndef BW_VERSION
 #define BW_VERSION "1.0"
@@ -56,12 +57,14 @@ struct opts {
 	enum bw_source source;
 	uint64_t window_ms, interval_ms, fallback;
 	int have_fallback, dry_run, watch;
+	const char *config, *policy;	/* apply: --config, --default */
+	int check;			/* apply --check */
 	unsigned int given;	/* OPTBIT()s of the options on the command line */
 };
 
 enum {
 	OPT_SYSROOT = 0x100, OPT_MIN, OPT_MAX, OPT_SOURCE, OPT_WINDOW, OPT_DRYRUN,
-	OPT_FALLBACK, OPT_TOLERANCE,
+	OPT_FALLBACK, OPT_TOLERANCE, OPT_CONFIG, OPT_DEFAULT, OPT_CHECK,
 };
 
 /* options a command accepts, as bits of the table below */
@@ -85,6 +88,9 @@ static const struct option longopts[] = {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },	/* 15 */
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "config", required_argument, NULL, OPT_CONFIG },	/* 18 */
+	{ "default", required_argument, NULL, OPT_DEFAULT },
+	{ "check", no_argument, NULL, OPT_CHECK },		/* 20 */
 	{ NULL, 0, NULL, 0 }
 };
 #define SHORTOPTS	"Jrnbo:s:wi:hV"
@@ -93,6 +99,7 @@ static const struct option longopts[] = {
 			 OPTBIT(10) | OPTBIT(11))
 #define WATCH_OPTS	(OPTBIT(13) | OPTBIT(14))
 #define ANY_OPTS	(OPTBIT(15) | OPTBIT(16) | OPTBIT(17))
+#define APPLY_OPTS	(OPTBIT(18) | OPTBIT(19) | OPTBIT(20))
 
 static int optbit_of(int c)
 {
@@ -113,6 +120,8 @@ static void usage(FILE *out)
 	      " " PROG " [options] get TARGET\n"
 	      " " PROG " [options] set TARGET SIZE\n"
 	      " " PROG " [options] auto TARGET [--seconds S] [--dry-run | --watch]\n"
+	      " " PROG " [options] apply [--config FILE] TARGET [--dry-run | --watch]\n"
+	      " " PROG " [options] apply [--config FILE] --check\n"
 	      "\n"
 	      "See and set the per-device background writeback threshold,\n"
 	      "/sys/class/bdi/<bdi>/dirty_background_bytes: background writeback of a\n"
@@ -129,6 +138,7 @@ static void usage(FILE *out)
 	      " get TARGET         the same for the bdi that holds TARGET's dirty pages\n"
 	      " set TARGET SIZE    write SIZE, read it back and compare (0 turns it off)\n"
 	      " auto TARGET        set the device's write bandwidth x --seconds\n"
+	      " apply TARGET       what the first matching rule of the configuration file says\n"
 	      "\n"
 	      "Output options (list, get):\n"
 	      " -J, --json             JSON\n"
@@ -151,6 +161,12 @@ static void usage(FILE *out)
 	      " -i, --interval S       with --watch: seconds between measurements (default 10)\n"
 	      "     --tolerance PCT    with --watch: change only when off by more (default 10)\n"
 	      "\n"
+	      "apply options (and those of auto but --seconds, for 'auto' rules):\n"
+	      "     --config FILE      rules from FILE and FILE.d/*.conf\n"
+	      "                        (default " BW_CONF_PATH ")\n"
+	      "     --default ACTIONS  what to do when no rule matches, e.g. 'auto 2s'\n"
+	      "     --check            read the rules, report errors, apply nothing\n"
+	      "\n"
 	      "Other options:\n"
 	      "     --sysroot DIR      read /sys and /proc under DIR (for tests)\n"
 	      " -h, --help             this help\n"
@@ -160,7 +176,7 @@ static void usage(FILE *out)
 	      " 0 success   1 other failure   2 bad usage   3 no such bdi, device or path\n"
 	      " 4 filesystem without a writeback device (tmpfs, ramfs...)\n"
 	      " 5 kernel without dirty_background_bytes   6 permission denied\n"
-	      " 7 malformed or out-of-range size\n"
+	      " 7 malformed or out-of-range size   8 bad or unreadable configuration file\n"
 	      "\n"
 	      "Columns:\n", out);
 	for (i = 0; i < NCOLS; i++)
@@ -893,6 +909,103 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	return r ? report(ctx, r) : 0;
 }
 
+/* ---- apply ------------------------------------------------------------- */
+
+static void props_text(char *buf, size_t len, const struct bw_props *p)
+{
+	snprintf(buf, len, "bdi=%s ID_BUS=%s ID_SERIAL=%s mount=%s fstype=%s", p->bdi,
+		 p->id_bus[0] ? p->id_bus : "\"\"", p->id_serial[0] ? p->id_serial : "\"\"",
+		 p->n[BW_KEY_MOUNT] ? p->v[BW_KEY_MOUNT][0] : "\"\"",
+		 p->n[BW_KEY_FSTYPE] ? p->v[BW_KEY_FSTYPE][0] : "\"\"");
+}
+
+/*
+ * cmd_apply: the first rule of the configuration file that matches TARGET,
+ * done with what set and auto do. The file is read whole first: a bad line
+ * and nothing is done. Every attribute the rule names is checked before the
+ * first is written.
+ */
+static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *target)
+{
+	char who[PATH_MAX + 80], what[1024], h1[32], h2[32];
+	const struct bw_rule *rule;
+	struct bw_rule def = { 0 };
+	struct bw_target t;
+	struct bw_props p;
+	struct bw_conf conf;
+	struct opts ao;
+	uint64_t old;
+	int r;
+
+	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, !!o->config);
+	if (r)
+		return report(ctx, r);
+	if (o->policy)
+		r = bw_conf_parse_actions(ctx, &def, "--default", o->policy);
+	if (r)
+		goto out;
+	if (o->check) {
+		if (conf.builtin)
+			printf("no configuration file: the built-in rule %s\n", conf.r[0].text);
+		else
+			printf("%zu rule(s) in %u file(s)\n", conf.n, conf.nfiles);
+		goto out;
+	}
+	r = bw_resolve(ctx, target, &t);
+	if (!r)
+		r = bw_conf_props(ctx, &t, &p);
+	if (r)
+		goto out;
+	describe(who, sizeof(who), target, &t);
+	rule = bw_conf_match(&conf, &p);
+	props_text(what, sizeof(what), &p);
+	bw_props_free(&p);
+	if (rule) {
+		printf("%s: rule %s:%u: %s\n", who, rule->file, rule->line, rule->text);
+	} else if (o->policy) {
+		rule = &def;
+		printf("%s: no rule matches (%s); --default: %s\n", who, what, def.text);
+	} else {
+		printf("%s: no rule matches (%s); nothing to do\n", who, what);
+		goto out;
+	}
+	if (rule->actions & BW_ACT_IGNORE)
+		goto out;
+	r = bw_conf_check_attrs(ctx, t.bdi, rule);
+	if (!r)
+		r = bw_conf_set_knobs(ctx, t.bdi, who, rule, o->dry_run);
+	if (!r && (rule->actions & BW_ACT_BYTES)) {
+		if (o->dry_run) {
+			r = bw_get_bg(ctx, t.bdi, &old);
+			if (!r)
+				printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n",
+				       who, bw_human_iec(rule->bytes, h1, sizeof(h1)), rule->bytes,
+				       bw_human_iec(old, h2, sizeof(h2)));
+		} else {
+			r = bw_set_bg(ctx, t.bdi, rule->bytes, &old);
+			if (!r)
+				printf("%s: " BW_ATTR " %s -> %s (%" PRIu64 ")\n", who,
+				       bw_human_iec(old, h1, sizeof(h1)),
+				       bw_human_iec(rule->bytes, h2, sizeof(h2)), rule->bytes);
+		}
+	}
+	if (!r && (rule->actions & BW_ACT_AUTO)) {
+		ao = *o;
+		ao.a.seconds_ms = rule->auto_ms;
+		if (ao.a.min > ao.a.max)
+			r = bw_fail(ctx, BW_EXIT_SIZE, "invalid bounds: --min is above --max");
+		else
+			/* they report their own failures */
+			r = -(o->watch ? cmd_watch(ctx, &ao, target) : cmd_auto(ctx, &ao, target));
+	}
+out:
+	bw_rule_free(&def);
+	bw_conf_free(&conf);
+	if (r < 0)
+		return -r;
+	return report(ctx, r);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 int bw_main(int argc, char **argv)
@@ -996,6 +1109,15 @@ int bw_main(int argc, char **argv)
 		case OPT_SYSROOT:
 			o.sysroot = optarg;
 			break;
+		case OPT_CONFIG:
+			o.config = optarg;
+			break;
+		case OPT_DEFAULT:
+			o.policy = optarg;
+			break;
+		case OPT_CHECK:
+			o.check = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1005,7 +1127,7 @@ int bw_main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return bad_usage("no command given (list, get, set or auto)");
+		return bad_usage("no command given (list, get, set, auto or apply)");
 	cmd = argv[optind];
 	args = argv + optind + 1;
 	nargs = argc - optind - 1;
@@ -1030,8 +1152,20 @@ int bw_main(int argc, char **argv)
 			return bad_usage("--interval and --tolerance are for --watch");
 		if ((o.given & OPTBIT(9)) && o.source == BW_SRC_ESTIMATE)
 			return bad_usage("--window is for --source counters");
+	} else if (!strcmp(cmd, "apply")) {
+		allowed = (AUTO_OPTS & ~OPTBIT(5)) | WATCH_OPTS | OPTBIT(12) | APPLY_OPTS;
+		if (o.given & OPTBIT(5))
+			return bad_usage("apply takes the time from the rule ('auto S'), not --seconds");
+		if (o.check && (nargs || o.watch || o.dry_run))
+			return bad_usage("apply --check takes no TARGET, --watch or --dry-run");
+		if (!o.check && nargs != 1)
+			return bad_usage("apply takes one TARGET");
+		if (o.watch && o.dry_run)
+			return bad_usage("--watch and --dry-run do not go together");
+		if ((o.given & WATCH_OPTS) && !o.watch)
+			return bad_usage("--interval and --tolerance are for --watch");
 	} else {
-		return bad_usage("unknown command '%s' (list, get, set or auto)", cmd);
+		return bad_usage("unknown command '%s' (list, get, set, auto or apply)", cmd);
 	}
 	allowed |= ANY_OPTS;
 	for (i = 0; longopts[i].name; i++)
@@ -1059,6 +1193,8 @@ int bw_main(int argc, char **argv)
 		r = cmd_get(&ctx, &o, args[0]);
 	else if (!strcmp(cmd, "set"))
 		r = cmd_set(&ctx, args[0], args[1]);
+	else if (!strcmp(cmd, "apply"))
+		r = cmd_apply(&ctx, &o, nargs ? args[0] : NULL);
 	else if (o.watch)
 		r = cmd_watch(&ctx, &o, args[0]);
 	else

@@ -10,5 +10,6 @@ int main(void)
 	failed += test_resolve();
 	failed += test_auto();
 	failed += test_cli();
+	failed += test_conf();
 	return failed ? 1 : 0;
 }

@@ -5,4 +5,5 @@ int test_size(void);
 int test_resolve(void);
 int test_auto(void);
 int test_cli(void);
+int test_conf(void);
 #endif

@@ -9,8 +9,9 @@
 #                                     partition: set and read back, auto-size
 #                                     from the kernel's estimate and from the
 #                                     I/O counters, watch (through unmount,
-#                                     device removal and SIGTERM/SIGINT), and
-#                                     every documented failure
+#                                     device removal and SIGTERM/SIGINT),
+#                                     apply with a policy file, and every
+#                                     documented failure
 #   bdi-writeback-vm-test unpatched   a kernel without the attribute: exit
 #                                     status 5 and a message that says so
 #
@@ -177,6 +178,73 @@ auto_checks() {
 	run 0 "set $t 0" $BW set "$t" 0
 }
 
+# apply_checks EXT4 BTRFS PART: apply with a policy file (the guest has no
+# udev: ID_BUS and ID_SERIAL are empty)
+apply_checks() {
+	ext4=$1 btrfs=$2 part=$3
+	mkdir -p /tmp/bw.conf.d
+	cat >/tmp/bw.conf <<-EOF
+	# no udev here: ID_BUS is empty
+	ID_BUS=usb -> ignore
+	mount=/mnt/vdb fstype=ext4 -> bytes 24M
+	fstype=btrfs -> auto 1s
+	bdi=7:* -> ignore
+	EOF
+	printf 'bdi=%s -> bytes 12M\n' "$part" >/tmp/bw.conf.d/10-part.conf
+	run 0 "apply --check" $BW apply --config /tmp/bw.conf --check
+	check "5 rules in 2 files" has "5 rule(s) in 2 file(s)"
+	run 0 "apply /mnt/vdb" $BW apply --config /tmp/bw.conf /mnt/vdb
+	check "the rule of line 3" has "/tmp/bw.conf:3: mount=/mnt/vdb fstype=ext4 -> bytes 24M"
+	attr_is "$ext4" 25165824
+	run 0 "set /mnt/vdb 0" $BW set /mnt/vdb 0
+	run 0 "apply /dev/vdb: a device, matched by its mounts" $BW apply --config /tmp/bw.conf /dev/vdb
+	attr_is "$ext4" 25165824
+	run 0 "apply /mnt/part: the drop-in's rule" $BW apply --config /tmp/bw.conf /mnt/part
+	check "names the drop-in" has "/tmp/bw.conf.d/10-part.conf:1: bdi=$part -> bytes 12M"
+	attr_is "$part" 12582912
+	run 0 "apply /dev/loop0: ignore" $BW apply --config /tmp/bw.conf /dev/loop0
+	check "says which rule" has "/tmp/bw.conf:5: bdi=7:* -> ignore"
+	attr_is 7:0 0
+	write /mnt/vdc apply 16
+	run 0 "apply /mnt/vdc: auto 1s on btrfs's own bdi" $BW apply --config /tmp/bw.conf /mnt/vdc
+	check "sized from 1 s of its bandwidth" has " x 1 s"
+	check "$btrfs is set" [ "$(attr "$btrfs")" -gt 0 ]
+	rm -f /mnt/vdc/apply
+	run 0 "apply --watch with a fixed rule applies once and ends" \
+		timeout 20 $BW apply --watch --config /tmp/bw.conf /mnt/part
+	run 0 "no rule for /dev/vdc (no mounts of its own)" $BW apply --config /tmp/bw.conf /dev/vdc
+	check "says so" has "no rule matches"
+	run 0 "--default when no rule matches" $BW apply --config /tmp/bw.conf --default "bytes 4M" /dev/vdc
+	attr_is "$(cat /sys/block/vdc/dev)" 4194304
+
+	for t in /mnt/vdb /mnt/vdc /mnt/part /dev/vdc; do $BW set "$t" 0 >/dev/null; done
+	echo 'mount=/mnt/part -> bytes 1X' >>/tmp/bw.conf.d/10-part.conf
+	run 8 "a bad line in a drop-in: nothing applied" $BW apply --config /tmp/bw.conf /mnt/vdb
+	check "file and line" has "/tmp/bw.conf.d/10-part.conf:2: invalid size '1X' for bytes"
+	attr_is "$ext4" 0
+	rm -f /tmp/bw.conf.d/10-part.conf
+
+	bdi_dir=/sys/class/bdi/$ext4
+	printf 'bdi=%s -> bytes 8M strict_limit 1 max_bytes 16M\n' "$ext4" >/tmp/bw.conf
+	if [ -e "$bdi_dir/strict_limit" ] && [ -e "$bdi_dir/max_bytes" ]; then
+		ratio=$(cat "$bdi_dir/max_ratio")
+		run 0 "apply the 6.2 limits with the threshold" $BW apply --config /tmp/bw.conf /mnt/vdb
+		attr_is "$ext4" 8388608
+		check "strict_limit is 1" [ "$(cat "$bdi_dir/strict_limit")" = 1 ]
+		mb=$(cat "$bdi_dir/max_bytes")
+		check "max_bytes is about 16 MiB ($mb)" [ "$mb" -gt $((15 * MiB)) -a "$mb" -le $((16 * MiB)) ]
+		echo 0 >"$bdi_dir/strict_limit"
+		echo "$ratio" >"$bdi_dir/max_ratio"
+	else
+		run 5 "a kernel before 6.2: no strict_limit, nothing applied" \
+			$BW apply --config /tmp/bw.conf /mnt/vdb
+		check "says which attribute" has "Linux 6.2 and later have it"
+		attr_is "$ext4" 0
+	fi
+	$BW set /mnt/vdb 0 >/dev/null
+	rm -rf /tmp/bw.conf /tmp/bw.conf.d
+}
+
 patched() {
 	step "the kernel"
 	if [ ! -e /sys/block/vdb/bdi/dirty_background_bytes ]; then
@@ -227,6 +295,9 @@ patched() {
 	auto_checks /mnt/vdc "$btrfs" /mnt/vdc throttled
 	step "auto-size: loop device"
 	auto_checks /dev/loop0 7:0 /mnt/loop fast
+
+	step "apply: a policy file"
+	apply_checks "$ext4" "$btrfs" "$part"
 
 	step "what is refused"
 	run 4 "tmpfs has no writeback bdi" $BW get /tmp
@@ -319,6 +390,17 @@ unpatched() {
 	run 4 "tmpfs: no writeback bdi" $BW get /tmp
 	run 3 "no such path" $BW get /nonexistent
 	run 7 "a bad size is refused first" $BW set /mnt/vdb 12Q
+	echo 'fstype=ext4 -> strict_limit 1 bytes 16M' >/tmp/bw.conf
+	run 5 "apply a rule with the threshold" $BW apply --config /tmp/bw.conf /mnt/vdb
+	check "names the missing attribute" has "no /sys/class/bdi/"
+	if [ -e /sys/block/vdb/bdi/strict_limit ]; then
+		check "and wrote nothing" [ "$(cat /sys/block/vdb/bdi/strict_limit)" = 0 ]
+		echo 'fstype=ext4 -> strict_limit 1' >/tmp/bw.conf
+		run 0 "apply a rule with the 6.2 knobs only" $BW apply --config /tmp/bw.conf /mnt/vdb
+		check "strict_limit is 1" [ "$(cat /sys/block/vdb/bdi/strict_limit)" = 1 ]
+		echo 0 >/sys/block/vdb/bdi/strict_limit
+	fi
+	rm -f /tmp/bw.conf
 }
 
 case ${1:-} in
