@@ -25,8 +25,6 @@
 
 #include "bdiwb.h"
 
-typedef unsigned __int128 u128;
-
 /* field: the number after "Key:" on a line of debugfs stats */
 static int field(const char *line, const char *key, uint64_t *v)
 {
@@ -266,18 +264,23 @@ int bw_counter_rate(struct bw_ctx *ctx, const struct bw_sample *a, const struct 
 			       " ms of device time (at least %d MiB and %d ms needed)",
 			       bw_human_iec(sectors * 512, h, sizeof(h)), busy,
 			       (int)(BW_MIN_WRITTEN >> 20), BW_MIN_BUSY_MS);
-	*bps = (uint64_t)((u128)sectors * 512 * 1000 / busy);
+	*bps = bw_mul_div(sectors, 512 * 1000, busy);
 	return 0;
 }
 
 uint64_t bw_auto_size(uint64_t bps, const struct bw_auto *a, int *clamped)
 {
-	u128 v = (u128)bps * a->seconds_ms / 1000;
+	uint64_t v = bw_mul_div(bps, a->seconds_ms, 1000), q, r;
 
-	if (a->round > 1)
-		v = (v + a->round / 2) / a->round * a->round;
-	if (v > UINT64_MAX)
-		v = UINT64_MAX;
+	if (a->round > 1) {
+		/* to the nearest multiple, half way up; UINT64_MAX if none fits */
+		q = v / a->round;
+		r = v % a->round;
+		if (r >= a->round - a->round / 2)
+			q++;
+		if (__builtin_mul_overflow(q, a->round, &v))
+			v = UINT64_MAX;
+	}
 	if (clamped)
 		*clamped = 0;
 	if (v < a->min) {
@@ -289,7 +292,7 @@ uint64_t bw_auto_size(uint64_t bps, const struct bw_auto *a, int *clamped)
 		if (clamped)
 			*clamped = 1;
 	}
-	return (uint64_t)v;
+	return v;
 }
 
 int bw_should_change(uint64_t cur, uint64_t want, unsigned int tolerance)
@@ -300,5 +303,6 @@ int bw_should_change(uint64_t cur, uint64_t want, unsigned int tolerance)
 		return 0;
 	if (cur == 0)
 		return 1;
-	return (u128)diff * 100 > (u128)cur * tolerance;
+	/* diff x 100 > cur x tolerance, without overflow */
+	return diff > bw_mul_div(cur, tolerance, 100);
 }

@@ -49,6 +49,7 @@ int bw_prefix(struct bw_ctx *ctx, int code, const char *prefix);
 
 /* size.c: sizes and durations on the command line, sizes on output */
 int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen);
+uint64_t bw_mul_div(uint64_t a, uint64_t b, uint64_t c);	/* saturates */
 int bw_parse_seconds(const char *s, uint64_t *ms, char *why, size_t whylen);
 char *bw_human(uint64_t bytes, char *buf, size_t len);		/* "64M", "1.5G" */
 char *bw_human_iec(uint64_t bytes, char *buf, size_t len);	/* "64 MiB" */

@@ -701,7 +701,7 @@ static void dry_run(struct bw_ctx *ctx, const struct opts *o, const char *who, c
 	printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
 	       bw_human_iec(want, h1, sizeof(h1)), want, bw_human_iec(cur, h2, sizeof(h2)));
 	if (measured) {
-		raw = (uint64_t)((unsigned __int128)m->bps * o->a.seconds_ms / 1000);
+		raw = bw_mul_div(m->bps, o->a.seconds_ms, 1000);
 		printf("  write bandwidth: %s/s (%" PRIu64 " bytes/s), from %s\n",
 		       bw_human_iec(m->bps, h1, sizeof(h1)), m->bps, m->from);
 		printf("  x %s = %s, rounded to whole MiB\n", secs(o->a.seconds_ms, h2, sizeof(h2)),

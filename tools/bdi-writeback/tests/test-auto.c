@@ -64,6 +64,13 @@ static void size_arithmetic(void **state)
 	a.seconds_ms = 3600000;
 	a.max = UINT64_MAX;
 	assert_true(bw_auto_size(UINT64_MAX, &a, &clamped) == UINT64_MAX);
+	a.seconds_ms = 1000;
+	assert_true(bw_auto_size(UINT64_MAX, &a, &clamped) == UINT64_MAX);
+	assert_int_equal(clamped, 0);
+	/* the nearest MiB above 2^64 - 1 MiB does not fit: saturated */
+	assert_true(bw_auto_size(UINT64_MAX - MiB / 2 + 1, &a, NULL) == UINT64_MAX);
+	assert_true(bw_auto_size(UINT64_MAX - MiB / 2, &a, NULL) == UINT64_MAX - MiB + 1);
+	a.seconds_ms = 3600000;
 	/* no rounding: bytes exactly */
 	a.seconds_ms = 1500;
 	a.round = 0;
@@ -82,6 +89,11 @@ static void change_or_not(void **state)
 	assert_int_equal(bw_should_change(100, 89, 10), 1);
 	assert_int_equal(bw_should_change(100, 101, 0), 1);
 	assert_int_equal(bw_should_change(UINT64_MAX, 0, 10), 1);
+	/* at the top of the range: exactly 10 % is no change, one more is */
+	assert_int_equal(bw_should_change(UINT64_MAX, UINT64_MAX - UINT64_MAX / 10, 10), 0);
+	assert_int_equal(bw_should_change(UINT64_MAX, UINT64_MAX - UINT64_MAX / 10 - 1, 10), 1);
+	assert_int_equal(bw_should_change(UINT64_MAX, 1, 1000), 0);
+	assert_int_equal(bw_should_change(1, UINT64_MAX, 1000), 1);
 }
 
 static void stats_parsing(void **state)
@@ -216,6 +228,14 @@ static void counter_rate(void **state)
 	b.busy_ms[1] = 1000;
 	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
 	assert_true(bps == 32 * MiB);
+	/* counters near the top of 64 bits: no wrap-around */
+	a = one("sdb", 0, 0);
+	b = one("sdb", UINT64_MAX / 512, 1000);
+	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
+	assert_true(bps == UINT64_MAX / 512 * 512);
+	b = one("sdb", UINT64_MAX / 512, 100);
+	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
+	assert_true(bps == UINT64_MAX);		/* saturated */
 }
 
 static void sampling(void **state)
