@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/sysmacros.h>
 
 #include "bdiwb.h"
@@ -195,46 +194,59 @@ static int sample_one(struct bw_sample *s, const char *name, const char *statpat
 	return 0;
 }
 
+struct sample_arg {
+	struct bw_sample *s;
+	const char *failed;
+};
+
+static int sample_btrfs_dev(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg)
+{
+	struct sample_arg *sa = arg;
+	char path[PATH_MAX];
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/stat", fsid, dev) ||
+	    sample_one(sa->s, dev, path)) {
+		sa->failed = dev;
+		return -EIO;
+	}
+	return 0;
+}
+
 int bw_sample(struct bw_ctx *ctx, const char *bdi, struct bw_sample *s)
 {
-	char path[PATH_MAX], name[BW_NAME_MAX], fsid[NAME_MAX + 1], rest[16];
-	unsigned int maj, min;
-	struct dirent *de;
-	DIR *d;
+	char path[PATH_MAX], name[BW_NAME_MAX], fsid[NAME_MAX + 1];
+	struct sample_arg sa = { .s = s };
+	const char *rest;
+	dev_t dev;
+	int r;
 
 	memset(s, 0, sizeof(*s));
-	if (!strncmp(bdi, "btrfs-", 6)) {
-		if (bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid)) ||
-		    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices", fsid) ||
-		    !(d = opendir(path)))
+	if (bw_fs_own_name(bdi, "btrfs")) {
+		if (bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid)))
 			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no btrfs filesystem in /sys/fs/btrfs "
 				       "has this bdi", bdi);
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.' ||
-			    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/stat",
-				    fsid, de->d_name))
-				continue;
-			if (sample_one(s, de->d_name, path)) {
-				closedir(d);
-				return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read the I/O counters "
-					       "of its device %s", bdi, de->d_name);
-			}
-		}
-		closedir(d);
+		r = bw_btrfs_devices(ctx, fsid, sample_btrfs_dev, &sa);
+		if (r && sa.failed)
+			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read the I/O counters "
+				       "of its device %s", bdi, sa.failed);
+		if (r)
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: cannot read /sys/fs/btrfs/%s/devices: %s",
+				       bdi, fsid, strerror(-r));
 		if (!s->n)
 			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: btrfs filesystem %s lists no devices",
 				       bdi, fsid);
 		return 0;
 	}
-	rest[0] = '\0';
-	if (sscanf(bdi, "%u:%u%15s", &maj, &min, rest) >= 2 && maj != 0 &&
-	    (!rest[0] || !strcmp(rest, "-fuseblk"))) {
-		if (bw_blockdev_name(ctx, makedev(maj, min), name, sizeof(name)) ||
-		    bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/stat", maj, min))
-			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no block device %u:%u", bdi, maj, min);
+	if (!bw_devno_prefix(bdi, &dev, &rest) && major(dev) != 0 &&
+	    (!*rest || !strcmp(rest, "-fuseblk"))) {
+		if (bw_blockdev_name(ctx, dev, name, sizeof(name)) ||
+		    bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/stat",
+			    major(dev), minor(dev)))
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no block device %u:%u", bdi,
+				       major(dev), minor(dev));
 		if (sample_one(s, name, path))
 			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read /sys/dev/block/%u:%u/stat",
-				       bdi, maj, min);
+				       bdi, major(dev), minor(dev));
 		return 0;
 	}
 	return bw_fail(ctx, BW_EXIT_FAILURE, "%s: no block device of its own whose I/O counters "

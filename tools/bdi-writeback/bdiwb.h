@@ -28,6 +28,7 @@ enum {
 	BW_EXIT_NOATTR = 5,	/* kernel without dirty_background_bytes */
 	BW_EXIT_PERM = 6,	/* permission denied */
 	BW_EXIT_SIZE = 7,	/* malformed or out-of-range size */
+	BW_EXIT_AMBIGUOUS = 8,	/* several bdis could be the filesystem's */
 };
 
 #define BW_ATTR		"dirty_background_bytes"
@@ -37,11 +38,13 @@ enum {
 struct bw_ctx {
 	char root[PATH_MAX];		/* "" or the --sysroot, no trailing '/' */
 	struct libmnt_table *mounts;	/* mountinfo, loaded on first use */
+	char **bdis;			/* /sys/class/bdi, loaded on first use */
+	size_t nbdis;
 	char err[1024];			/* message of the last failure */
 };
 
 int bw_ctx_init(struct bw_ctx *ctx, const char *sysroot);
-void bw_ctx_forget_mounts(struct bw_ctx *ctx);
+void bw_ctx_forget_mounts(struct bw_ctx *ctx);	/* and the bdis: read afresh */
 void bw_ctx_free(struct bw_ctx *ctx);
 int bw_fail(struct bw_ctx *ctx, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -59,7 +62,8 @@ int bw_path(const struct bw_ctx *ctx, char *buf, size_t len, const char *fmt, ..
 	__attribute__((format(printf, 4, 5)));
 int bw_read_file(const char *path, char *buf, size_t len);	/* 0 or -errno */
 int bw_read_u64(const char *path, uint64_t *v);			/* 0 or -errno */
-int bw_parse_devno(const char *s, dev_t *dev);
+int bw_parse_devno(const char *s, dev_t *dev);			/* "MAJ:MIN\n" */
+int bw_devno_prefix(const char *s, dev_t *dev, const char **rest);	/* "MAJ:MIN..." */
 int bw_bdi_exists(const struct bw_ctx *ctx, const char *bdi);
 int bw_whole_disk(struct bw_ctx *ctx, dev_t dev, dev_t *disk, char *name, size_t namelen);
 int bw_blockdev_name(const struct bw_ctx *ctx, dev_t dev, char *name, size_t len);
@@ -70,16 +74,32 @@ int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old
 /* resolve.c: which bdi holds a TARGET's dirty pages */
 enum bw_how { BW_BY_NAME, BW_BY_DEVICE, BW_BY_PATH };
 
+/* whose bdi it is */
+enum bw_kind {
+	BW_KIND_NONE,
+	BW_KIND_DISK,		/* a block device's: MAJ:MIN */
+	BW_KIND_FS,		/* the filesystem's own: btrfs-N, cifs-N, ... */
+	BW_KIND_ANON,		/* NFS, FUSE: 0:N, the mount's device number */
+	BW_KIND_FUSEBLK,	/* MAJ:MIN-fuseblk */
+};
+
 struct bw_target {
 	char bdi[BW_NAME_MAX];
 	enum bw_how how;
+	enum bw_kind kind;	/* BW_KIND_NONE by name */
 	char mountpoint[PATH_MAX];	/* BW_BY_PATH: the mount it is on */
 	char fstype[64];		/* BW_BY_PATH */
 };
 
 int bw_load_mounts(struct bw_ctx *ctx);
 int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t);
-int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len);
+int bw_load_bdis(struct bw_ctx *ctx);
+int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len,
+	      enum bw_kind *kind);
+int bw_fs_own_name(const char *bdi, const char *type);	/* "<type>-N" */
+int bw_btrfs_devices(struct bw_ctx *ctx, const char *fsid,
+		     int (*fn)(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg),
+		     void *arg);
 int bw_btrfs_fsid_of_bdi(struct bw_ctx *ctx, const char *bdi, char *fsid, size_t len);
 
 /* info.c: what `list` shows about one bdi */
@@ -101,6 +121,7 @@ struct bw_mountmap {
 	size_t n;
 	struct bw_mountmap_entry {
 		char bdi[BW_NAME_MAX];
+		enum bw_kind kind;
 		const char *target, *fstype, *source;	/* owned by ctx->mounts */
 	} *e;
 };

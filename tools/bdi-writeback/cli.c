@@ -121,7 +121,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "TARGET is a bdi name (8:0, btrfs-1, 0:52), a block device (/dev/sdb,\n"
 	      "/dev/sdb1: its disk's bdi) or any path on a mounted filesystem (the bdi\n"
-	      "that holds the filesystem's dirty pages: btrfs and NFS/FUSE have their own).\n"
+	      "that holds the filesystem's dirty pages: btrfs, NFS, FUSE, CIFS, bcachefs\n"
+	      "and others have their own).\n"
 	      "SIZE is bytes, or a number with K, M, G, T or KiB, MiB, GiB, TiB (x1024).\n"
 	      "\n"
 	      "Commands:\n"
@@ -161,6 +162,7 @@ static void usage(FILE *out)
 	      " 4 filesystem without a writeback device (tmpfs, ramfs...)\n"
 	      " 5 kernel without dirty_background_bytes   6 permission denied\n"
 	      " 7 malformed or out-of-range size\n"
+	      " 8 which of a filesystem type's bdis (cifs-N, ceph-N...) is the target's cannot be told\n"
 	      "\n"
 	      "Columns:\n", out);
 	for (i = 0; i < NCOLS; i++)

@@ -6,8 +6,10 @@
  * (a partition has none of its own). A path gives the bdi of the filesystem
  * it is on, sb->s_bdi: the disk's for a filesystem on one block device, a
  * bdi of the filesystem's own for btrfs (btrfs-N, linked from
- * /sys/fs/btrfs/<fsid>/bdi), for NFS, FUSE, CIFS and the like ("0:N", the
- * mount's anonymous device number), and "MAJ:MIN-fuseblk" for fuseblk.
+ * /sys/fs/btrfs/<fsid>/bdi), for NFS and FUSE ("0:N", the mount's anonymous
+ * device number), "MAJ:MIN-fuseblk" for fuseblk, and "<type>-N" for the
+ * filesystems that call super_setup_bdi(): CIFS (cifs-N, smb3-N), 9p,
+ * Ceph, AFS, bcachefs (whose mounts show its first disk's number).
  * Filesystems whose pages are never written back (tmpfs, ramfs, proc...)
  * have none.
  */
@@ -106,13 +108,44 @@ static int read_link_base(const char *path, char *out, size_t len)
 	return 0;
 }
 
+int bw_btrfs_devices(struct bw_ctx *ctx, const char *fsid,
+		     int (*fn)(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg),
+		     void *arg)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices", fsid))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!r && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			r = fn(ctx, fsid, de->d_name, arg);
+	closedir(d);
+	return r;
+}
+
+/* is_dev: 1 when device DEV of btrfs FSID has the number *arg */
+static int is_dev(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg)
+{
+	char path[PATH_MAX], buf[64];
+	dev_t d;
+
+	return !bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/dev", fsid, dev) &&
+	       !bw_read_file(path, buf, sizeof(buf)) && !bw_parse_devno(buf, &d) &&
+	       d == *(dev_t *)arg;
+}
+
 /* btrfs_fsid_of_dev: the btrfs filesystem that has device DEV */
 static int btrfs_fsid_of_dev(struct bw_ctx *ctx, dev_t dev, char *fsid, size_t len)
 {
-	char path[PATH_MAX], buf[64];
-	struct dirent *fe, *de;
-	DIR *fsd, *devd;
-	dev_t d;
+	char path[PATH_MAX];
+	struct dirent *fe;
+	DIR *fsd;
 	int found = 0;
 
 	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs"))
@@ -121,25 +154,10 @@ static int btrfs_fsid_of_dev(struct bw_ctx *ctx, dev_t dev, char *fsid, size_t l
 	if (!fsd)
 		return -errno;
 	while (!found && (fe = readdir(fsd))) {
-		if (fe->d_name[0] == '.' || bw_path(ctx, path, sizeof(path),
-						   "/sys/fs/btrfs/%s/devices", fe->d_name))
+		if (fe->d_name[0] == '.' || bw_btrfs_devices(ctx, fe->d_name, is_dev, &dev) != 1)
 			continue;
-		devd = opendir(path);
-		if (!devd)
-			continue;
-		while ((de = readdir(devd))) {
-			if (de->d_name[0] == '.' ||
-			    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/dev",
-				    fe->d_name, de->d_name) ||
-			    bw_read_file(path, buf, sizeof(buf)) || bw_parse_devno(buf, &d))
-				continue;
-			if (d == dev) {
-				snprintf(fsid, len, "%s", fe->d_name);
-				found = 1;
-				break;
-			}
-		}
-		closedir(devd);
+		snprintf(fsid, len, "%s", fe->d_name);
+		found = 1;
 	}
 	closedir(fsd);
 	return found ? 0 : -ENOENT;
@@ -192,7 +210,78 @@ static int btrfs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t
 	return 0;
 }
 
-int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len)
+int bw_fs_own_name(const char *bdi, const char *type)
+{
+	size_t n = strlen(type);
+	const char *p = bdi + n;
+
+	if (!n || strncmp(bdi, type, n) || *p++ != '-' || !*p)
+		return 0;
+	return strspn(p, "0123456789") == strlen(p);
+}
+
+/* superblocks: how many distinct filesystems of TYPE are mounted */
+static size_t superblocks(struct bw_ctx *ctx, const char *type)
+{
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	dev_t seen[64];
+	size_t n = 0, i;
+
+	while (it && mnt_table_next_fs(ctx->mounts, it, &fs) == 0) {
+		const char *t = mnt_fs_get_fstype(fs);
+
+		if (!t || strcmp(t, type))
+			continue;
+		for (i = 0; i < n && i < 64 && seen[i] != mnt_fs_get_devno(fs); i++)
+			;
+		if (i < n)
+			continue;	/* another mount of one counted */
+		if (n < 64)
+			seen[n] = mnt_fs_get_devno(fs);
+		n++;
+	}
+	mnt_free_iter(it);
+	return n;
+}
+
+/*
+ * fs_own_bdi: a bdi that super_setup_bdi() made for the filesystem, named
+ * "<type>-N" (CIFS, 9p, Ceph, AFS, bcachefs...). N is a counter of the
+ * kernel's, and nothing in /sys or /proc ties such a bdi to its mount: it
+ * is found when it is the only one of its type and one filesystem of that
+ * type is mounted. 1: not such a filesystem; 0 or a BW_EXIT_* code.
+ */
+static int fs_own_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, const char *type,
+		      char *bdi, size_t len)
+{
+	char list[256] = "";
+	size_t i, found = 0, nsb, n;
+
+	if (bw_load_bdis(ctx))
+		return 1;
+	for (i = 0; i < ctx->nbdis; i++) {
+		if (!bw_fs_own_name(ctx->bdis[i], type))
+			continue;
+		if (!found++)
+			snprintf(bdi, len, "%s", ctx->bdis[i]);
+		n = strlen(list);
+		snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", ctx->bdis[i]);
+	}
+	if (!found)
+		return 1;
+	nsb = superblocks(ctx, type);
+	if (found == 1 && nsb == 1)
+		return 0;
+	*bdi = '\0';
+	return bw_fail(ctx, BW_EXIT_AMBIGUOUS,
+		       "%s (%s): cannot tell which of %s holds its pages (%zu %s filesystems "
+		       "mounted; the kernel does not say which bdi is whose): give the bdi's name",
+		       mnt_fs_get_target(fs), type, list, nsb, type);
+}
+
+int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len,
+	      enum bw_kind *kind)
 {
 	const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
 	dev_t dev = mnt_fs_get_devno(fs), disk;
@@ -201,14 +290,21 @@ int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len)
 
 	if (!type)
 		type = "?";
+	*kind = BW_KIND_FS;
 	if (!strcmp(type, "btrfs"))
 		return btrfs_bdi(ctx, fs, bdi, len);
+	/* before the disk: bcachefs has a bdi of its own and its disk's number */
+	r = fs_own_bdi(ctx, fs, type, bdi, len);
+	if (r != 1)
+		return r;
 	if (major(dev) != 0) {
 		if (!strcmp(type, "fuseblk")) {
+			*kind = BW_KIND_FUSEBLK;
 			snprintf(bdi, len, "%u:%u-fuseblk", major(dev), minor(dev));
 			if (bw_bdi_exists(ctx, bdi))
 				return 0;
 		}
+		*kind = BW_KIND_DISK;
 		r = bw_whole_disk(ctx, dev, &disk, name, sizeof(name));
 		if (r)
 			return r;
@@ -218,10 +314,12 @@ int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len)
 		return bw_fail(ctx, BW_EXIT_NOBDI, "%s (%s on %s): the disk has no bdi %s",
 			       target, type, name, bdi);
 	}
+	*kind = BW_KIND_ANON;
 	snprintf(bdi, len, "%u:%u", major(dev), minor(dev));
 	if (bw_bdi_exists(ctx, bdi))
 		return 0;
 	*bdi = '\0';
+	*kind = BW_KIND_NONE;
 	if (!strcmp(type, "overlay"))
 		return bw_fail(ctx, BW_EXIT_NOBDI,
 			       "%s (overlay) has no backing device of its own: its files are written "
@@ -241,6 +339,7 @@ static int resolve_device(struct bw_ctx *ctx, const char *target, dev_t dev, str
 	if (r)
 		return bw_prefix(ctx, r, target);
 	t->how = BW_BY_DEVICE;
+	t->kind = BW_KIND_DISK;
 	snprintf(t->bdi, sizeof(t->bdi), "%u:%u", major(disk), minor(disk));
 	if (!bw_bdi_exists(ctx, t->bdi))
 		return bw_fail(ctx, BW_EXIT_NOENT, "%s: disk %s has no bdi %s in /sys/class/bdi",
@@ -297,7 +396,7 @@ static int resolve_path(struct bw_ctx *ctx, const char *target, struct bw_target
 	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", mnt_fs_get_target(fs));
 	snprintf(t->fstype, sizeof(t->fstype), "%s",
 		 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "?");
-	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi));
+	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi), &t->kind);
 	if (r)
 		return bw_prefix(ctx, r, target);
 	return 0;

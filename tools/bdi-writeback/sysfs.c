@@ -46,6 +46,9 @@ void bw_ctx_forget_mounts(struct bw_ctx *ctx)
 {
 	mnt_unref_table(ctx->mounts);
 	ctx->mounts = NULL;
+	bw_free_names(ctx->bdis, ctx->nbdis);
+	ctx->bdis = NULL;
+	ctx->nbdis = 0;
 }
 
 void bw_ctx_free(struct bw_ctx *ctx)
@@ -145,16 +148,44 @@ int bw_read_u64(const char *path, uint64_t *v)
 	return r ? r : parse_u64_line(buf, v);
 }
 
-int bw_parse_devno(const char *s, dev_t *dev)
+/* parse_uint: decimal digits, no sign or space, that fit an unsigned int */
+static int parse_uint(const char **p, unsigned int *v)
+{
+	unsigned int x = 0;
+	const char *s = *p;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (UINT_MAX - (unsigned int)(*s - '0')) / 10)
+			return -ERANGE;
+		x = x * 10 + (unsigned int)(*s - '0');
+	}
+	*p = s;
+	*v = x;
+	return 0;
+}
+
+int bw_devno_prefix(const char *s, dev_t *dev, const char **rest)
 {
 	unsigned int maj, min;
-	char end;
 
-	if (sscanf(s, "%u:%u%c", &maj, &min, &end) == 3 && end != '\n')
-		return -EINVAL;
-	if (sscanf(s, "%u:%u", &maj, &min) != 2)
+	if (parse_uint(&s, &maj) || *s++ != ':' || parse_uint(&s, &min))
 		return -EINVAL;
 	*dev = makedev(maj, min);
+	if (rest)
+		*rest = s;
+	return 0;
+}
+
+int bw_parse_devno(const char *s, dev_t *dev)
+{
+	const char *rest;
+	dev_t d;
+
+	if (bw_devno_prefix(s, &d, &rest) || (*rest && strcmp(rest, "\n")))
+		return -EINVAL;
+	*dev = d;
 	return 0;
 }
 

@@ -235,9 +235,16 @@ static void get_and_list(void **state)
 	assert_non_null(strstr(out, "\"device\": \"dm-0 (vg-data)\""));
 	assert_non_null(strstr(out, "\"type\": \"loop\""));
 	free(out);
+	/* TYPE and DEVICE from what resolution found */
+	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE,DEVICE", "/mnt/cifs", "/mnt/bcachefs",
+	    "/dev/sdf", "/mnt/9p", "/dev/loop0", "ceph-4");
+	assert_string_equal(out, "cifs-2 cifs //srv/share\nbcachefs-7 bcachefs /dev/sdf\n8:80 disk sdf\n"
+			    "9p-3 9p hostshare\n7:0 loop loop0\nceph-4 ceph \n");
+	free(out);
 	/* bdis in device-number order, the named ones after */
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI");
-	assert_string_equal(out, "0:52\n0:60\n7:0\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n253:0\nbtrfs-1\n");
+	assert_string_equal(out, "0:52\n0:60\n7:0\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n8:80\n"
+			    "253:0\n9p-3\nafs-6\nbcachefs-7\nbtrfs-1\nceph-4\nceph-5\ncifs-2\n");
 	free(out);
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE", "/mnt/loop", "/dev/sda2", "/mnt/loop");
 	assert_string_equal(out, "7:0 loop\n8:0 disk\n");

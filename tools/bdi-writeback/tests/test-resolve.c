@@ -132,6 +132,74 @@ static void by_path(void **state)
 	expect("/mnt/lv", "253:0", BW_BY_PATH);		/* device mapper */
 }
 
+/* the filesystems whose bdi super_setup_bdi() names "<type>-N" */
+static void by_path_fs_own_bdi(void **state)
+{
+	(void)state;
+	expect("/mnt/cifs", "cifs-2", BW_BY_PATH);
+	expect("/srv/share-sub", "cifs-2", BW_BY_PATH);	/* its second mount */
+	expect("/mnt/9p", "9p-3", BW_BY_PATH);
+	expect("/afs", "afs-6", BW_BY_PATH);
+	/* bcachefs: its own bdi, not its disk's (8:80), whose number it shows */
+	expect("/mnt/bcachefs", "bcachefs-7", BW_BY_PATH);
+	expect("/dev/sdf", "8:80", BW_BY_DEVICE);
+	/* two Ceph filesystems, two bdis: nothing says which is whose */
+	refused("/mnt/ceph1", BW_EXIT_AMBIGUOUS, "cannot tell which of ceph-4, ceph-5 holds");
+	refused("/mnt/ceph2", BW_EXIT_AMBIGUOUS, "give the bdi's name");
+	expect("ceph-5", "ceph-5", BW_BY_NAME);
+}
+
+static void kinds(void **state)
+{
+	static const struct {
+		const char *target;
+		enum bw_kind kind;
+	} cases[] = {
+		{ "/mnt/data", BW_KIND_DISK }, { "/dev/sda1", BW_KIND_DISK },
+		{ "/mnt/pool", BW_KIND_FS }, { "/mnt/cifs", BW_KIND_FS },
+		{ "/mnt/bcachefs", BW_KIND_FS }, { "/mnt/nfs", BW_KIND_ANON },
+		{ "/mnt/sshfs", BW_KIND_ANON }, { "/mnt/ntfs", BW_KIND_FUSEBLK },
+		{ "8:16", BW_KIND_NONE },
+	};
+	struct bw_ctx ctx;
+	struct bw_target t;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(bw_resolve(&ctx, cases[i].target, &t), 0);
+		if (t.kind != cases[i].kind)
+			print_error("%s: kind %d\n", cases[i].target, t.kind);
+		assert_int_equal(t.kind, cases[i].kind);
+	}
+	bw_ctx_free(&ctx);
+}
+
+static void devno_parsing(void **state)
+{
+	const char *rest;
+	dev_t d;
+
+	(void)state;
+	assert_int_equal(bw_parse_devno("8:16\n", &d), 0);
+	assert_true(d == makedev(8, 16));
+	assert_int_equal(bw_parse_devno("259:0", &d), 0);
+	assert_true(d == makedev(259, 0));
+	assert_int_equal(bw_devno_prefix("8:49-fuseblk", &d, &rest), 0);
+	assert_true(d == makedev(8, 49));
+	assert_string_equal(rest, "-fuseblk");
+	assert_int_equal(bw_parse_devno("8:49-fuseblk", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:16x", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno(" 8:16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("-8:16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:+16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("4294967296:0", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("btrfs-1", &d), -EINVAL);
+	assert_int_equal(bw_devno_prefix("btrfs-1", &d, &rest), -EINVAL);
+}
+
 static void by_path_mount_details(void **state)
 {
 	struct bw_ctx ctx;
@@ -201,6 +269,9 @@ int test_resolve(void)
 		cmocka_unit_test(by_device_name),
 		cmocka_unit_test(by_device_node),
 		cmocka_unit_test(by_path),
+		cmocka_unit_test(by_path_fs_own_bdi),
+		cmocka_unit_test(kinds),
+		cmocka_unit_test(devno_parsing),
 		cmocka_unit_test(by_path_mount_details),
 		cmocka_unit_test(without_writeback),
 		cmocka_unit_test(missing),
