@@ -25,10 +25,11 @@ enum {
 	BW_EXIT_USAGE = 2,	/* bad command line */
 	BW_EXIT_NOENT = 3,	/* no such bdi, device or path */
 	BW_EXIT_NOBDI = 4,	/* filesystem without a writeback device */
-	BW_EXIT_NOATTR = 5,	/* kernel without dirty_background_bytes */
+	BW_EXIT_NOATTR = 5,	/* kernel without the knob (dirty_background_bytes...) */
 	BW_EXIT_PERM = 6,	/* permission denied */
 	BW_EXIT_SIZE = 7,	/* malformed or out-of-range size */
 	BW_EXIT_AMBIGUOUS = 8,	/* several bdis could be the filesystem's */
+	BW_EXIT_PARTIAL = 64,	/* some of several targets failed */
 };
 
 #define BW_ATTR		"dirty_background_bytes"
@@ -68,6 +69,27 @@ int bw_bdi_exists(const struct bw_ctx *ctx, const char *bdi);
 int bw_whole_disk(struct bw_ctx *ctx, dev_t dev, dev_t *disk, char *name, size_t namelen);
 int bw_blockdev_name(const struct bw_ctx *ctx, dev_t dev, char *name, size_t len);
 const char *bw_kernel_release(const struct bw_ctx *ctx, char *buf, size_t len);
+/* the per-bdi knobs this tool shows and sets */
+enum { BW_A_BG, BW_A_MIN, BW_A_MAX, BW_A_MAXRATIO, BW_A_STRICT, BW_A_RA, BW_NATTRS };
+enum bw_vkind { BW_V_BYTES, BW_V_KB, BW_V_PERCENT, BW_V_BOOL };
+
+struct bw_attr {
+	const char *name;	/* /sys/class/bdi/<bdi>/<name> */
+	enum bw_vkind kind;
+	int exact;		/* reads back as written */
+	const char *since;	/* which kernels have it */
+};
+
+extern const struct bw_attr bw_attrs[BW_NATTRS];
+
+int bw_attr_find(const char *name, size_t len);
+int bw_parse_attr_value(int a, const char *s, uint64_t *v, char *why, size_t whylen);
+char *bw_attr_text(int a, uint64_t v, char *buf, size_t len);
+int bw_has_attr(const struct bw_ctx *ctx, const char *bdi, int a);
+const char *bw_instead(const struct bw_ctx *ctx, const char *bdi);
+int bw_get_attr(struct bw_ctx *ctx, const char *bdi, int a, uint64_t *v);
+int bw_set_attr(struct bw_ctx *ctx, const char *bdi, int a, uint64_t v, uint64_t *old,
+		uint64_t *back);
 int bw_get_bg(struct bw_ctx *ctx, const char *bdi, uint64_t *bytes);
 int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old);
 
@@ -112,8 +134,8 @@ struct bw_info {
 	uint64_t dirty, writeback;	/* bytes */
 	int has_bw;		/* the kernel has a measured bandwidth */
 	uint64_t bw;		/* bytes/s */
-	int has_min, has_max, has_bg;
-	uint64_t min, max, bg;
+	int has[BW_NATTRS];	/* the kernel has the knob */
+	uint64_t val[BW_NATTRS];
 };
 
 /* every mount and the bdi that holds its dirty pages ("" for none) */

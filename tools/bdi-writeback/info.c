@@ -295,9 +295,8 @@ int bw_info(struct bw_ctx *ctx, const char *bdi, const struct bw_mountmap *m,
 		info->writeback = st.writeback_kb * 1024;
 		info->has_bw = bw_kernel_estimate(ctx, bdi, &info->bw) == 0;
 	}
-	info->has_min = read_attr(ctx, bdi, "min_bytes", &info->min);
-	info->has_max = read_attr(ctx, bdi, "max_bytes", &info->max);
-	info->has_bg = read_attr(ctx, bdi, BW_ATTR, &info->bg);
+	for (i = 0; i < BW_NATTRS; i++)
+		info->has[i] = read_attr(ctx, bdi, bw_attrs[i].name, &info->val[i]);
 	ctx->err[0] = '\0';
 	return 0;
 }

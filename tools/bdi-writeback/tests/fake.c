@@ -136,17 +136,24 @@ static void blockdev(const struct fake *f, const char *dir, const char *name, co
 	fake_link(f, t, v);
 }
 
+/* a bdi's directory: 6.1 has no min_bytes, max_bytes or strict_limit */
 static void bdi(const struct fake *f, const char *name, int patched)
 {
 	char p[PATH_MAX], t[PATH_MAX];
 
-	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/min_bytes", name);
-	fake_file(f, p, "0\n");
-	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_bytes", name);
-	fake_file(f, p, "1073741824\n");
+	if (patched != FAKE_61) {
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/min_bytes", name);
+		fake_file(f, p, "0\n");
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_bytes", name);
+		fake_file(f, p, "1073741824\n");
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/strict_limit", name);
+		fake_file(f, p, "0\n");
+	}
+	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_ratio", name);
+	fake_file(f, p, "100\n");
 	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/read_ahead_kb", name);
 	fake_file(f, p, "128\n");
-	if (patched) {
+	if (patched == FAKE_PATCHED) {
 		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/" BW_ATTR, name);
 		fake_file(f, p, "0\n");
 	}

@@ -257,7 +257,7 @@ static void sysroot_missing(void **state)
 	struct bw_ctx ctx;
 
 	(void)state;
-	assert_int_equal(bw_ctx_init(&ctx, "/nonexistent/sysroot"), BW_EXIT_NOENT);
+	assert_int_equal(bw_ctx_init(&ctx, "/nonexistent/sysroot"), BW_EXIT_USAGE);
 	assert_int_equal(bw_ctx_init(&ctx, "/"), 0);
 	assert_string_equal(ctx.root, "");
 }
