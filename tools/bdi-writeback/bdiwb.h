@@ -115,6 +115,9 @@ struct bw_target {
 
 int bw_load_mounts(struct bw_ctx *ctx);
 int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t);
+/* a mount point: the canonical path (it may not exist yet), what is on it */
+int bw_mount_point_path(struct bw_ctx *ctx, const char *target, char *out, size_t len);
+int bw_resolve_mount(struct bw_ctx *ctx, const char *mountpoint, struct bw_target *t);
 int bw_load_bdis(struct bw_ctx *ctx);
 int bw_fs_bdi(struct bw_ctx *ctx, struct libmnt_fs *fs, char *bdi, size_t len,
 	      enum bw_kind *kind);

@@ -931,18 +931,26 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
 
 /* ---- auto --watch ------------------------------------------------------ */
 
+/*
+ * A path TARGET is a mount point: the watch manages the filesystem mounted
+ * there, and waits while none is. It never follows the path to the
+ * filesystem below, which is another device.
+ */
 struct watch {
-	struct bw_target first;		/* as resolved at the start */
+	char mountpoint[PATH_MAX];	/* a path TARGET: the mount point */
 	char bdi[BW_NAME_MAX];		/* "" while gone */
 	int gone;
+	int seen;			/* it was there once */
 	int have_prev;
 	struct bw_sample prev;
 };
 
 static void gone(struct bw_ctx *ctx, struct watch *w, const char *target)
 {
-	if (!w->gone)
+	if (!w->gone && w->bdi[0])
 		log_line("%s: gone (%s); waiting for it to come back", target, ctx->err);
+	else if (!w->gone)
+		log_line("%s: not there yet (%s); waiting for it", target, ctx->err);
 	w->gone = 1;
 	w->have_prev = 0;
 	w->bdi[0] = '\0';
@@ -974,11 +982,10 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 
 	/* mounts come and go: read them afresh every time */
 	bw_ctx_forget_mounts(ctx);
-	r = bw_resolve(ctx, target, &t);
-	/* a path whose filesystem was unmounted now lies on the one below */
-	if (w->first.how == BW_BY_PATH && t.mountpoint[0] &&
-	    strcmp(t.mountpoint, w->first.mountpoint))
-		r = bw_fail(ctx, BW_EXIT_NOENT, "%s is not mounted", w->first.mountpoint);
+	if (w->mountpoint[0])
+		r = bw_resolve_mount(ctx, w->mountpoint, &t);
+	else
+		r = bw_resolve(ctx, target, &t);
 	if (!r)
 		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r == BW_EXIT_NOENT || r == BW_EXIT_NOBDI) {
@@ -988,11 +995,14 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 	if (r)
 		return transient(ctx, r, target);
 	if (w->gone || strcmp(w->bdi, t.bdi)) {
-		if (w->gone)
+		if (w->gone && w->seen)
 			log_line("%s: back, bdi %s", target, t.bdi);
+		else if (w->gone)
+			log_line("%s: there, bdi %s", target, t.bdi);
 		else if (w->bdi[0])
 			log_line("%s: now bdi %s", target, t.bdi);
 		w->gone = 0;
+		w->seen = 1;
 		w->have_prev = 0;
 		snprintf(w->bdi, sizeof(w->bdi), "%s", t.bdi);
 	}
@@ -1031,24 +1041,40 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *target)
 {
 	char h1[32], h2[32], h3[32], h4[32];
+	struct bw_target t;
 	struct watch w;
 	sigset_t set, old;
 	uint64_t cur;
-	int r, sig;
+	int r, sig, there = 1;
 
 	memset(&w, 0, sizeof(w));
-	r = bw_resolve(ctx, target, &w.first);
-	if (!r)
-		r = bw_get_bg(ctx, w.first.bdi, &cur);
+	r = bw_resolve(ctx, target, &t);
+	/* a path, there or not yet: the mount point to watch */
+	if ((!r && t.how == BW_BY_PATH) ||
+	    (r == BW_EXIT_NOENT && target[0] == '/' && strncmp(target, "/dev/", 5))) {
+		r = bw_mount_point_path(ctx, target, w.mountpoint, sizeof(w.mountpoint));
+		if (!r)
+			r = bw_resolve_mount(ctx, w.mountpoint, &t);
+		if (r == BW_EXIT_NOENT) {
+			there = 0;	/* not mounted (yet): the first tick says so */
+			r = 0;
+		}
+	}
+	if (!r && there)
+		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r)
 		return report(ctx, r);
-	snprintf(w.bdi, sizeof(w.bdi), "%s", w.first.bdi);
+	if (there) {
+		w.seen = 1;
+		snprintf(w.bdi, sizeof(w.bdi), "%s", t.bdi);
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	log_line("%s: watching bdi %s: bandwidth x %s within %s..%s, every %s%s", target, w.bdi,
+	log_line("%s: watching %s%s: bandwidth x %s within %s..%s, every %s%s", target,
+		 there ? "bdi " : "what is mounted on ", there ? w.bdi : w.mountpoint,
 		 secs(o->a.seconds_ms, h1, sizeof(h1)), bw_human_iec(o->a.min, h2, sizeof(h2)),
 		 bw_human_iec(o->a.max, h3, sizeof(h3)), secs(o->interval_ms, h4, sizeof(h4)),
 		 o->source == BW_SRC_COUNTERS ? ", from I/O counters" :

@@ -347,22 +347,61 @@ static int resolve_device(struct bw_ctx *ctx, const char *target, dev_t dev, str
 	return 0;
 }
 
+/* full_path: TARGET as a path on this system (under the sysroot if absolute) */
+static int full_path(struct bw_ctx *ctx, const char *target, char *full, size_t len)
+{
+	if (target[0] != '/') {
+		snprintf(full, len, "%s", target);
+		return 0;
+	}
+	if (bw_path(ctx, full, len, "%s", target))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: path too long", target);
+	return 0;
+}
+
+/* inside_root: the canonical form of FULL, as a path under the sysroot */
+static int inside_root(struct bw_ctx *ctx, const char *target, const char *full,
+		       char *out, size_t len)
+{
+	char real[PATH_MAX];
+	size_t rootlen = strlen(ctx->root);
+
+	if (!realpath(full, real))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: %s", target, strerror(errno));
+	if (rootlen && (strncmp(real, ctx->root, rootlen) != 0 ||
+			(real[rootlen] != '/' && real[rootlen] != '\0')))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: leads out of the sysroot", target);
+	snprintf(out, len, "%s", real[rootlen] ? real + rootlen : "/");
+	return 0;
+}
+
+/* set_mount: T is the filesystem FS: its mount, its bdi */
+static int set_mount(struct bw_ctx *ctx, const char *target, struct libmnt_fs *fs,
+		     struct bw_target *t)
+{
+	int r;
+
+	t->how = BW_BY_PATH;
+	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", mnt_fs_get_target(fs));
+	snprintf(t->fstype, sizeof(t->fstype), "%s",
+		 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "?");
+	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi), &t->kind);
+	if (r)
+		return bw_prefix(ctx, r, target);
+	return 0;
+}
+
 static int resolve_path(struct bw_ctx *ctx, const char *target, struct bw_target *t)
 {
-	char full[PATH_MAX], real[PATH_MAX];
-	const char *inside;
+	char full[PATH_MAX], inside[PATH_MAX];
 	struct libmnt_fs *fs;
 	struct stat st;
-	size_t rootlen = strlen(ctx->root);
 	dev_t dev;
 	int r, e;
 
-	if (target[0] == '/') {
-		if (bw_path(ctx, full, sizeof(full), "%s", target))
-			return bw_fail(ctx, BW_EXIT_NOENT, "%s: path too long", target);
-	} else {
-		snprintf(full, sizeof(full), "%s", target);
-	}
+	r = full_path(ctx, target, full, sizeof(full));
+	if (r)
+		return r;
 	if (stat(full, &st) != 0) {
 		e = errno;
 		if (e == ENOENT && devnode_devno(ctx, target, &dev) == 0)
@@ -377,29 +416,50 @@ static int resolve_path(struct bw_ctx *ctx, const char *target, struct bw_target
 		return resolve_device(ctx, target, st.st_rdev, t);
 	if (S_ISCHR(st.st_mode))
 		return bw_fail(ctx, BW_EXIT_NOENT, "%s: a character device, not a block device", target);
-	if (!realpath(full, real))
-		return bw_fail(ctx, BW_EXIT_NOENT, "%s: %s", target, strerror(errno));
-	inside = real;
-	if (rootlen) {
-		if (strncmp(real, ctx->root, rootlen) != 0 ||
-		    (real[rootlen] != '/' && real[rootlen] != '\0'))
-			return bw_fail(ctx, BW_EXIT_NOENT, "%s: leads out of the sysroot", target);
-		inside = real[rootlen] ? real + rootlen : "/";
-	}
-	r = bw_load_mounts(ctx);
+	r = inside_root(ctx, target, full, inside, sizeof(inside));
+	if (!r)
+		r = bw_load_mounts(ctx);
 	if (r)
 		return r;
 	fs = find_mount(ctx, inside);
 	if (!fs)
 		return bw_fail(ctx, BW_EXIT_NOENT, "%s: on no mount in /proc/self/mountinfo", target);
-	t->how = BW_BY_PATH;
-	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", mnt_fs_get_target(fs));
-	snprintf(t->fstype, sizeof(t->fstype), "%s",
-		 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "?");
-	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi), &t->kind);
+	return set_mount(ctx, target, fs, t);
+}
+
+int bw_mount_point_path(struct bw_ctx *ctx, const char *target, char *out, size_t len)
+{
+	char full[PATH_MAX];
+	struct stat st;
+	int r;
+
+	r = full_path(ctx, target, full, sizeof(full));
 	if (r)
-		return bw_prefix(ctx, r, target);
+		return r;
+	if (stat(full, &st) == 0)
+		return inside_root(ctx, target, full, out, len);
+	if (errno != ENOENT || target[0] != '/' || strstr(target, "/.") || strstr(target, "//"))
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s: %s", target, strerror(errno));
+	/* not there yet (an automount point): as given, without a trailing '/' */
+	snprintf(out, len, "%s", target);
+	while (strlen(out) > 1 && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
 	return 0;
+}
+
+int bw_resolve_mount(struct bw_ctx *ctx, const char *mountpoint, struct bw_target *t)
+{
+	struct libmnt_fs *fs;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	r = bw_load_mounts(ctx);
+	if (r)
+		return r;
+	fs = mnt_table_find_target(ctx->mounts, mountpoint, MNT_ITER_BACKWARD);
+	if (!fs)
+		return bw_fail(ctx, BW_EXIT_NOENT, "%s is not mounted", mountpoint);
+	return set_mount(ctx, mountpoint, fs, t);
 }
 
 int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t)

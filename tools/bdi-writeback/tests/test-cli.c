@@ -683,41 +683,104 @@ static void watch(void **state)
 	assert_true(wait_for(log, "/dev/sdb: SIGTERM, stopping"));
 }
 
-static void watch_mount_goes(void **state)
+/* start_watch: a watcher of TARGET logging to LOG, every 0.1 s */
+static pid_t start_watch(const char *log, const char *target)
 {
-	char log[4096], *mi;
-	int status;
-	pid_t pid;
+	pid_t pid = fork();
 
-	(void)state;
-	reset("8:16");
-	xsnprintf(log, sizeof(log), "%s/watch2.log", fk.root);
-	mi = fake_read(&fk, "/proc/self/mountinfo");
-	assert_non_null(mi);
-	watcher = pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (!freopen(log, "w", stdout))
 			_exit(100);
 		_exit(bw_main(7, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "auto", "-w",
-					       "-i0.1", "/mnt/data/dir", NULL }));
+					       "-i0.1", (char *)target, NULL }));
 	}
+	return pid;
+}
+
+static void stop_watch(pid_t pid, int sig, const char *log)
+{
+	int status;
+
+	kill(pid, sig);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	watcher = 0;
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(wait_for(log, sig == SIGINT ? "SIGINT, stopping" : "SIGTERM, stopping"));
+}
+
+static void watch_mount_goes(void **state)
+{
+	char log[4096], *mi;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, sizeof(log), "%s/watch2.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	watcher = start_watch(log, "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: watching bdi 8:16"));
 	assert_true(wait_for(log, "0 B -> 32 MiB"));
 	/* unmounted: the path now lies on / (sda), which must not be touched */
 	fake_file(&fk, "/proc/self/mountinfo",
 		  "20 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n");
-	assert_true(wait_for(log, "/mnt/data/dir: gone (/mnt/data is not mounted)"));
+	assert_true(wait_for(log, "/mnt/data: gone (/mnt/data is not mounted)"));
 	sleep_ms(300);
 	attr_is("8:0", "0\n");
 	fake_file(&fk, "/proc/self/mountinfo", mi);
 	reset("8:16");
-	assert_true(wait_for(log, "/mnt/data/dir: back, bdi 8:16"));
-	assert_true(wait_for_n(log, "(/mnt/data/dir): 0 B -> 32 MiB", 2));
-	kill(pid, SIGINT);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	watcher = 0;
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	assert_true(wait_for(log, "SIGINT, stopping"));
+	assert_true(wait_for(log, "/mnt/data: back, bdi 8:16"));
+	assert_true(wait_for_n(log, "(/mnt/data): 0 B -> 32 MiB", 2));
+	stop_watch(watcher, SIGINT, log);
+	free(mi);
+}
+
+/*
+ * A path not mounted yet when the watch starts: nothing is done to the
+ * filesystem below (here /, on sda); once mounted, it is sized.
+ */
+static void watch_not_mounted_yet(void **state)
+{
+	char log[4096], *mi, *before, *p;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, sizeof(log), "%s/watch3.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	/* the same table without /mnt/data */
+	before = strdup(mi);
+	assert_non_null(before);
+	p = strstr(before, "22 20 8:16 / /mnt/data ");
+	assert_non_null(p);
+	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	watcher = start_watch(log, "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: watching what is mounted on /mnt/data: bandwidth x 2 s"));
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting for it"));
+	sleep_ms(400);
+	attr_is("8:0", "0\n");
+	attr_is("8:16", "0\n");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
+	attr_is("8:16", "33554432\n");
+	attr_is("8:0", "0\n");
+	stop_watch(watcher, SIGTERM, log);
+	/* a directory that is no mount point is waited for the same way */
+	xsnprintf(log, sizeof(log), "%s/watch4.log", fk.root);
+	watcher = start_watch(log, "/mnt/data/dir/");
+	assert_true(wait_for(log, "/mnt/data/dir/: not there yet (/mnt/data/dir is not mounted)"));
+	/* and one that does not exist yet (an automount point) */
+	stop_watch(watcher, SIGTERM, log);
+	xsnprintf(log, sizeof(log), "%s/watch5.log", fk.root);
+	watcher = start_watch(log, "/media/stick");
+	assert_true(wait_for(log, "/media/stick: not there yet (/media/stick is not mounted)"));
+	stop_watch(watcher, SIGTERM, log);
+	attr_is("8:0", "0\n");
+	free(before);
 	free(mi);
 }
 
@@ -738,6 +801,7 @@ int test_cli(void)
 		cmocka_unit_test(auto_sizes),
 		cmocka_unit_test_teardown(watch, stop_watcher),
 		cmocka_unit_test_teardown(watch_mount_goes, stop_watcher),
+		cmocka_unit_test_teardown(watch_not_mounted_yet, stop_watcher),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);
