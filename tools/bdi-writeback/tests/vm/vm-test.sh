@@ -51,6 +51,7 @@ check() {
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 has() { case $out in *"$1"*) return 0 ;; esac; return 1; }
+has_line() { printf '%s\n' "$out" | grep -qx -- "$1"; }
 # attr BDI: its dirty_background_bytes; nothing when it has none
 attr() { cat "/sys/class/bdi/$1/dirty_background_bytes" 2>/dev/null; }
 attr_is() { check "$1: dirty_background_bytes reads $2 (it reads $(attr "$1"))" [ "$(attr "$1")" = "$2" ]; }
@@ -240,7 +241,7 @@ patched() {
 	run 2 "bad --max (a bad option value is bad usage)" $BW auto /mnt/vdb --max 1X
 	run 2 "get -1 is an unknown option" $BW get -1
 	run 64 "several targets, one bad: each tried, 64" $BW get -nr -o BDI /mnt/vdb /nonexistent
-	check "the good one is shown" [ "$(printf '%s\n' "$out" | head -n 1)" = "$ext4" ]
+	check "the good one is shown" has_line "$ext4"
 	run 7 "set: a bad knob value" $BW set /mnt/vdb strict_limit=2
 	run 2 "set: an unknown knob" $BW set /mnt/vdb min_ratio=1
 	run 2 "unknown command" $BW frobnicate
