@@ -48,29 +48,58 @@ int bw_load_mounts(struct bw_ctx *ctx)
 	return 0;
 }
 
+/* under: PATH is TARGET or below it */
+static int under(const char *path, const char *target)
+{
+	size_t n = strlen(target);
+
+	if (!strcmp(target, "/"))
+		return 1;
+	return !strncmp(path, target, n) && (path[n] == '/' || path[n] == '\0');
+}
+
 /*
- * find_mount: the mount a canonical path is on: the last mount (the one on
- * top) whose target is the path or its nearest parent. Compared as strings,
- * so that it works on a fake mountinfo as well.
+ * find_mount: the mount a canonical path is on, found the way the kernel
+ * walks it: from the root mount down through the mounts on it (by their
+ * parent's ID, as mountinfo gives them). A mount on the same point as its
+ * parent covers it and all mounted below it; otherwise the deepest mount
+ * the path is under. So a mount hidden by a later one on a directory above
+ * it is not taken for the path's, as a match on the names alone would.
  */
 static struct libmnt_fs *find_mount(struct bw_ctx *ctx, const char *path)
 {
-	char buf[PATH_MAX], *slash;
-	struct libmnt_fs *fs;
+	struct libmnt_fs *cur = NULL, *child, *next;
+	struct libmnt_iter *it;
 
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		fs = mnt_table_find_target(ctx->mounts, buf, MNT_ITER_BACKWARD);
-		if (fs || !strcmp(buf, "/"))
-			return fs;
-		slash = strrchr(buf, '/');
-		if (!slash)
-			return NULL;
-		if (slash == buf)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
+	if (mnt_table_get_root_fs(ctx->mounts, &cur) || !cur)
+		return NULL;
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!it)
+		return NULL;
+	if (!under(path, mnt_fs_get_target(cur))) {
+		mnt_free_iter(it);
+		return NULL;
 	}
+	do {
+		next = NULL;
+		mnt_reset_iter(it, MNT_ITER_FORWARD);
+		while (mnt_table_next_child_fs(ctx->mounts, it, cur, &child) == 0) {
+			const char *t = mnt_fs_get_target(child);
+
+			if (!t || !under(path, t))
+				continue;
+			if (!strcmp(t, mnt_fs_get_target(cur))) {
+				next = child;	/* over its parent: covers the rest */
+				break;
+			}
+			if (!next || strlen(t) > strlen(mnt_fs_get_target(next)))
+				next = child;
+		}
+		if (next)
+			cur = next;
+	} while (next);
+	mnt_free_iter(it);
+	return cur;
 }
 
 /* devnode_devno: the device number of /dev/NAME, from the node or sysfs */

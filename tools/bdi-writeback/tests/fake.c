@@ -187,7 +187,13 @@ static const char mountinfo[] =
 	"41 20 0:82 / /mnt/ceph1 rw,relatime shared:20 - ceph 10.0.0.1:6789:/ rw,name=admin\n"
 	"42 20 0:83 / /mnt/ceph2 rw,relatime shared:21 - ceph 10.0.0.1:6789:/b rw,name=admin\n"
 	"43 20 0:84 / /afs rw,relatime shared:22 - afs none rw,dyn\n"
-	"44 20 8:80 / /mnt/bcachefs rw,relatime shared:23 - bcachefs /dev/sdf rw\n";
+	"44 20 8:80 / /mnt/bcachefs rw,relatime shared:23 - bcachefs /dev/sdf rw\n"
+	/* xfs on /mnt/cover, tmpfs on its y, then ext4 over /mnt/cover hiding both */
+	"45 20 8:16 / /mnt/cover rw,relatime shared:24 - xfs /dev/sdb rw\n"
+	"46 45 0:24 / /mnt/cover/y rw shared:25 - tmpfs tmpfs rw\n"
+	"47 45 8:2 / /mnt/cover rw,relatime shared:26 - ext4 /dev/sda2 rw\n"
+	/* a name that starts like another mount's */
+	"48 20 8:16 / /mnt/data2 rw,relatime shared:27 - xfs /dev/sdb rw\n";
 
 /* debugfs stats as 6.12 with the series prints them (values in kB) */
 static const char stats_busy[] =
@@ -261,7 +267,7 @@ void fake_create(struct fake *f, int patched)
 		"/mnt/sub vol", "/mnt/nfs/a", "/mnt/sshfs", "/mnt/ntfs", "/mnt/loop", "/mnt/lv",
 		"/mnt/ram", "/mnt/over", "/srv/bind", "/mnt/stack", "/mnt/lost", "/dev",
 		"/sys/fs/btrfs/features", "/mnt/cifs", "/srv/share-sub", "/mnt/9p", "/mnt/ceph1",
-		"/mnt/ceph2", "/afs", "/mnt/bcachefs",
+		"/mnt/ceph2", "/afs", "/mnt/bcachefs", "/mnt/cover/y", "/mnt/databank",
 	};
 	const char *scsi = "/sys/devices/pci0000:00/0000:00:10.0/host0/block";
 	const char *virt = "/sys/devices/virtual/block";

@@ -225,6 +225,26 @@ static void without_writeback(void **state)
 	refused("/mnt/stack", BW_EXIT_NOBDI, "(tmpfs)");		/* overmount: the top one */
 }
 
+/* mounts hidden under a later mount are not the path's */
+static void hidden_mounts(void **state)
+{
+	struct bw_ctx ctx;
+	struct bw_target t;
+
+	(void)state;
+	/* /mnt/cover/y (tmpfs) is hidden by the ext4 over /mnt/cover */
+	expect("/mnt/cover/y", "8:0", BW_BY_PATH);
+	expect("/mnt/cover", "8:0", BW_BY_PATH);
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_resolve(&ctx, "/mnt/cover/y", &t), 0);
+	assert_string_equal(t.mountpoint, "/mnt/cover");
+	assert_string_equal(t.fstype, "ext4");
+	/* a directory named like a mount point is not under it */
+	assert_int_equal(bw_resolve(&ctx, "/mnt/databank", &t), 0);
+	assert_string_equal(t.mountpoint, "/");
+	bw_ctx_free(&ctx);
+}
+
 static void missing(void **state)
 {
 	(void)state;
@@ -274,6 +294,7 @@ int test_resolve(void)
 		cmocka_unit_test(devno_parsing),
 		cmocka_unit_test(by_path_mount_details),
 		cmocka_unit_test(without_writeback),
+		cmocka_unit_test(hidden_mounts),
 		cmocka_unit_test(missing),
 		cmocka_unit_test(whole_disk),
 		cmocka_unit_test(sysroot_missing),
