@@ -105,30 +105,34 @@ int bw_parse_wb_stats(const char *text, uint64_t *kbps)
 	return 0;
 }
 
-static int read_debugfs(struct bw_ctx *ctx, const char *bdi, const char *file, char *buf, size_t len)
+/* read_debugfs: the whole of /sys/kernel/debug/bdi/BDI/FILE, malloc'd */
+static int read_debugfs(struct bw_ctx *ctx, const char *bdi, const char *file, char **text)
 {
 	char path[PATH_MAX];
 
+	*text = NULL;
 	if (bw_path(ctx, path, sizeof(path), "/sys/kernel/debug/bdi/%s/%s", bdi, file))
 		return -ENAMETOOLONG;
-	return bw_read_file(path, buf, len);
+	return bw_read_all(path, text);
 }
 
 int bw_read_stats(struct bw_ctx *ctx, const char *bdi, struct bw_stats *st)
 {
-	char buf[4096];
-	int r = read_debugfs(ctx, bdi, "stats", buf, sizeof(buf));
+	char *text;
+	int r = read_debugfs(ctx, bdi, "stats", &text);
 
 	memset(st, 0, sizeof(*st));
 	if (r)
 		return r;
-	return bw_parse_stats(buf, st);
+	r = bw_parse_stats(text, st);
+	free(text);
+	return r;
 }
 
 int bw_kernel_estimate(struct bw_ctx *ctx, const char *bdi, uint64_t *bps)
 {
 	struct bw_stats st;
-	char buf[65536];
+	char *text;
 	uint64_t kbps;
 	int r = bw_read_stats(ctx, bdi, &st);
 
@@ -143,11 +147,14 @@ int bw_kernel_estimate(struct bw_ctx *ctx, const char *bdi, uint64_t *bps)
 		*bps = st.bandwidth_kbps * 1024;
 		return 0;
 	}
-	/* idle: the contexts' own last estimates */
-	if (read_debugfs(ctx, bdi, "wb_stats", buf, sizeof(buf)) == 0 &&
-	    bw_parse_wb_stats(buf, &kbps) == 0) {
-		*bps = kbps * 1024;
-		return 0;
+	/* idle: the contexts' own last estimates, one block each: all of them */
+	if (read_debugfs(ctx, bdi, "wb_stats", &text) == 0) {
+		r = bw_parse_wb_stats(text, &kbps);
+		free(text);
+		if (r == 0) {
+			*bps = kbps * 1024;
+			return 0;
+		}
 	}
 	return bw_fail(ctx, BW_EXIT_FAILURE, "no kernel estimate for %s yet: it has written "
 		       "nothing since it appeared", bdi);

@@ -62,6 +62,7 @@ char *bw_human_iec(uint64_t bytes, char *buf, size_t len);	/* "64 MiB" */
 int bw_path(const struct bw_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int bw_read_file(const char *path, char *buf, size_t len);	/* 0 or -errno */
+int bw_read_all(const char *path, char **text);	/* the whole file, malloc'd */
 int bw_read_u64(const char *path, uint64_t *v);			/* 0 or -errno */
 int bw_parse_devno(const char *s, dev_t *dev);			/* "MAJ:MIN\n" */
 int bw_devno_prefix(const char *s, dev_t *dev, const char **rest);	/* "MAJ:MIN..." */

@@ -69,11 +69,12 @@ int bw_fail(struct bw_ctx *ctx, int code, const char *fmt, ...)
 
 int bw_prefix(struct bw_ctx *ctx, int code, const char *prefix)
 {
-	char tmp[2 * sizeof(ctx->err)];
+	char tmp[sizeof(ctx->err)];
 
-	snprintf(tmp, sizeof(tmp), "%s: %s", prefix, ctx->err);
-	memcpy(ctx->err, tmp, sizeof(ctx->err) - 1);
-	ctx->err[sizeof(ctx->err) - 1] = '\0';
+	/* cut at the end if need be; no byte past the string is copied */
+	if (snprintf(tmp, sizeof(tmp), "%s: %s", prefix, ctx->err) < 0)
+		return code;
+	memcpy(ctx->err, tmp, strlen(tmp) + 1);
 	return code;
 }
 
@@ -118,6 +119,51 @@ int bw_read_file(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[got] = '\0';
 	return err;
+}
+
+int bw_read_all(const char *path, char **text)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+	int fd, err = 0;
+
+	*text = NULL;
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		free(buf);
+		return err;
+	}
+	for (;;) {
+		if (len + 1 == cap) {
+			nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				err = -ENOMEM;	/* or a file past 64 MiB: not debugfs */
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = -errno;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
 }
 
 /* parse_u64_line: a decimal number and an optional newline, nothing else */

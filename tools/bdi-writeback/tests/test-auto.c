@@ -164,6 +164,47 @@ static void kernel_estimate(void **state)
 	bw_ctx_free(&ctx);
 }
 
+/* wb_stats with many cgroups' contexts: read to the end, past 64 KiB */
+static void wb_stats_long(void **state)
+{
+	static const char block[] =
+		"WbCgIno:                 %5d\n"
+		"WbWriteback:                0 kB\n"
+		"WbReclaimable:              0 kB\n"
+		"WbDirtyThresh:              0 kB\n"
+		"WbDirtied:               4096 kB\n"
+		"WbWritten:               4096 kB\n"
+		"WbWriteBandwidth:       %5d kBps\n"
+		"b_dirty:                    0\n"
+		"b_io:                       0\n"
+		"b_more_io:                  0\n"
+		"b_dirty_time:               0\n"
+		"state:                      1\n"
+		"\n";
+	size_t len = 2000 * (sizeof(block) + 16), n = 0;
+	char *text = malloc(len);
+	struct bw_ctx ctx;
+	uint64_t bps = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(text);
+	/* 2000 contexts at 10 MiB/s, the last at 30 MiB/s */
+	for (i = 0; i < 2000; i++)
+		n += (size_t)snprintf(text + n, len - n, block, 100 + i, i == 1999 ? 30720 : 10240);
+	assert_true(n > 4 * 65536);
+	fake_file(&fk, "/sys/kernel/debug/bdi/8:32/wb_stats", text);
+	free(text);
+	text = fake_read(&fk, "/sys/kernel/debug/bdi/btrfs-1/stats");	/* idle */
+	assert_non_null(text);
+	fake_file(&fk, "/sys/kernel/debug/bdi/8:32/stats", text);
+	free(text);
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_kernel_estimate(&ctx, "8:32", &bps), 0);
+	assert_true(bps == 30 * MiB);
+	bw_ctx_free(&ctx);
+}
+
 static void blkstat_parsing(void **state)
 {
 	uint64_t sect = 0, busy = 0;
@@ -268,6 +309,7 @@ int test_auto(void)
 		cmocka_unit_test(stats_parsing),
 		cmocka_unit_test(wb_stats_parsing),
 		cmocka_unit_test(kernel_estimate),
+		cmocka_unit_test(wb_stats_long),
 		cmocka_unit_test(blkstat_parsing),
 		cmocka_unit_test(counter_rate),
 		cmocka_unit_test(sampling),

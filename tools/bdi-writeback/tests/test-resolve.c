@@ -272,6 +272,30 @@ static void whole_disk(void **state)
 	bw_ctx_free(&ctx);
 }
 
+/* bw_prefix: the message with a prefix, cut to fit, nothing past its end */
+static void prefix(void **state)
+{
+	struct bw_ctx ctx;
+	char big[2000];
+	size_t n;
+
+	(void)state;
+	memset(&ctx, 'Z', sizeof(ctx));
+	strcpy(ctx.err, "no such thing");
+	assert_int_equal(bw_prefix(&ctx, 3, "/mnt/x"), 3);
+	assert_string_equal(ctx.err, "/mnt/x: no such thing");
+	n = strlen(ctx.err);
+	/* the bytes after the new end are as they were */
+	assert_int_equal(ctx.err[n + 1], 'Z');
+	assert_int_equal(ctx.err[sizeof(ctx.err) - 1], 'Z');
+	/* too long: cut at the buffer's end */
+	memset(big, 'p', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(bw_prefix(&ctx, 1, big), 1);
+	assert_int_equal(strlen(ctx.err), sizeof(ctx.err) - 1);
+	assert_int_equal(ctx.err[0], 'p');
+}
+
 static void sysroot_missing(void **state)
 {
 	struct bw_ctx ctx;
@@ -297,6 +321,7 @@ int test_resolve(void)
 		cmocka_unit_test(hidden_mounts),
 		cmocka_unit_test(missing),
 		cmocka_unit_test(whole_disk),
+		cmocka_unit_test(prefix),
 		cmocka_unit_test(sysroot_missing),
 	};
 
