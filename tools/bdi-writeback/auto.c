@@ -60,10 +60,6 @@ int bw_parse_stats(const char *text, struct bw_stats *st)
 			st->bandwidth_kbps = v, st->have_bandwidth = 1, any++;
 		else if (field(line, "BackgroundThresh", &v))
 			st->bg_thresh_kb = v, st->have_bg_thresh = 1, any++;
-		else if (field(line, "BdiBgBytesThresh", &v) ||
-			 /* the label of the series' first version */
-			 field(line, "BdiBackgroundBytes", &v))
-			st->bg_bytes_kb = v, st->have_bg_bytes = 1, any++;
 		line = strchr(line, '\n');
 		if (line)
 			line++;

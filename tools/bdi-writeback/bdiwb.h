@@ -111,7 +111,6 @@ struct bw_target {
 	enum bw_how how;
 	enum bw_kind kind;	/* BW_KIND_NONE by name */
 	char mountpoint[PATH_MAX];	/* BW_BY_PATH: the mount it is on */
-	char fstype[64];		/* BW_BY_PATH */
 };
 
 int bw_load_mounts(struct bw_ctx *ctx);
@@ -162,9 +161,9 @@ void bw_info_free(struct bw_info *info);
 
 /* auto.c: bandwidth and the size it gives */
 struct bw_stats {
-	int have_bandwidth, have_written, have_bg_thresh, have_bg_bytes;
+	int have_bandwidth, have_written, have_bg_thresh;
 	uint64_t writeback_kb, reclaimable_kb, written_kb, bandwidth_kbps;
-	uint64_t bg_thresh_kb, bg_bytes_kb;
+	uint64_t bg_thresh_kb;
 };
 
 int bw_parse_stats(const char *text, struct bw_stats *st);

@@ -412,8 +412,6 @@ static int set_mount(struct bw_ctx *ctx, const char *target, struct libmnt_fs *f
 
 	t->how = BW_BY_PATH;
 	snprintf(t->mountpoint, sizeof(t->mountpoint), "%s", mnt_fs_get_target(fs));
-	snprintf(t->fstype, sizeof(t->fstype), "%s",
-		 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "?");
 	r = bw_fs_bdi(ctx, fs, t->bdi, sizeof(t->bdi), &t->kind);
 	if (r)
 		return bw_prefix(ctx, r, target);
