@@ -186,6 +186,8 @@ static void usage(FILE *out)
 	      "     --fallback SIZE    set this while the bandwidth cannot be measured\n"
 	      "     --dry-run          print what would be set and why, set nothing\n"
 	      " -w, --watch            keep re-sizing in the foreground until SIGTERM/SIGINT\n"
+	      "                        (a path TARGET is a mount point: what is mounted there,\n"
+	      "                        waited for while nothing is)\n"
 	      " -i, --interval S       with --watch: seconds between measurements (default 10)\n"
 	      "     --tolerance PCT    with --watch: change only when off by more (default 10)\n"
 	      "\n"
