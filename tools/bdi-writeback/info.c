@@ -175,13 +175,13 @@ static void kind_of_blockdev(struct bw_ctx *ctx, dev_t dev, struct bw_info *info
 	if (bw_blockdev_name(ctx, dev, name, sizeof(name)))
 		return;
 	snprintf(info->device, sizeof(info->device), "%s", name);
-	if (has(ctx, dev, "loop")) {
+	if (has(ctx, dev, "loop") || major(dev) == 7) {	/* LOOP_MAJOR: unbound too */
 		type = "loop";
 	} else if (has(ctx, dev, "dm")) {
 		type = "dm";
 		if (*read_line(ctx, buf, sizeof(buf), dev, "dm/name"))
 			snprintf(info->device, sizeof(info->device), "%s (%s)", name, buf);
-	} else if (has(ctx, dev, "md")) {
+	} else if (has(ctx, dev, "md") || major(dev) == 9) {	/* MD_MAJOR */
 		type = "md";
 	} else if (has(ctx, dev, "comp_algorithm")) {
 		type = "zram";

@@ -297,6 +297,15 @@ void fake_create(struct fake *f, int patched)
 	fake_file(f, "/sys/devices/virtual/block/loop0/loop/backing_file", "/var/lib/img\n");
 	blockdev(f, virt, "dm-0", "253:0", NULL);
 	fake_file(f, "/sys/devices/virtual/block/dm-0/dm/name", "vg-data\n");
+	/* what each kind of disk has in sysfs */
+	blockdev(f, virt, "md0", "9:0", NULL);
+	fake_file(f, "/sys/devices/virtual/block/md0/md/level", "raid1\n");
+	blockdev(f, virt, "zram0", "252:0", NULL);
+	fake_file(f, "/sys/devices/virtual/block/zram0/comp_algorithm", "[lzo-rle] zstd\n");
+	blockdev(f, virt, "nbd0", "43:0", NULL);
+	blockdev(f, scsi, "sr0", "11:0", NULL);
+	fake_file(f, "/sys/devices/pci0000:00/0000:00:10.0/host0/block/sr0/device/type", "5\n");
+	blockdev(f, virt, "loop1", "7:1", NULL);	/* not bound: no loop/ */
 
 	bdi(f, "7:0", patched);
 	bdi(f, "8:0", patched);
@@ -310,6 +319,11 @@ void fake_create(struct fake *f, int patched)
 	bdi(f, "0:52", patched);
 	bdi(f, "0:60", patched);
 	bdi(f, "8:80", patched);
+	bdi(f, "9:0", patched);
+	bdi(f, "252:0", patched);
+	bdi(f, "43:0", patched);
+	bdi(f, "11:0", patched);
+	bdi(f, "7:1", patched);
 	/* super_setup_bdi(): "<type>-N", N counting every such bdi */
 	bdi(f, "cifs-2", patched);
 	bdi(f, "9p-3", patched);

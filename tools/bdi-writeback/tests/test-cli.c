@@ -502,10 +502,17 @@ static void get_and_list(void **state)
 	assert_string_equal(out, "cifs-2 cifs //srv/share\nbcachefs-7 bcachefs /dev/sdf\n8:80 disk sdf\n"
 			    "9p-3 9p hostshare\n7:0 loop loop0\nceph-4 ceph \n");
 	free(out);
+	/* a disk's TYPE from its sysfs directory, not its name */
+	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE,DEVICE", "9:0", "252:0", "43:0",
+	    "11:0", "7:1", "253:0", "8:16");
+	assert_string_equal(out, "9:0 md md0\n252:0 zram zram0\n43:0 nbd nbd0\n11:0 rom sr0\n"
+			    "7:1 loop loop1\n253:0 dm dm-0\\x20(vg-data)\n8:16 disk sdb\n");
+	free(out);
 	/* bdis in device-number order, the named ones after */
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI");
-	assert_string_equal(out, "0:52\n0:60\n7:0\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n8:80\n"
-			    "253:0\n9p-3\nafs-6\nbcachefs-7\nbtrfs-1\nceph-4\nceph-5\ncifs-2\n");
+	assert_string_equal(out, "0:52\n0:60\n7:0\n7:1\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n"
+			    "8:80\n9:0\n11:0\n43:0\n252:0\n253:0\n9p-3\nafs-6\nbcachefs-7\n"
+			    "btrfs-1\nceph-4\nceph-5\ncifs-2\n");
 	free(out);
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE", "/mnt/loop", "/dev/sda2", "/mnt/loop");
 	assert_string_equal(out, "7:0 loop\n8:0 disk\n");
