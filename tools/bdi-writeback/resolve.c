@@ -249,7 +249,11 @@ int bw_fs_own_name(const char *bdi, const char *type)
 	return strspn(p, "0123456789") == strlen(p);
 }
 
-/* superblocks: how many distinct filesystems of TYPE are mounted */
+/*
+ * superblocks: how many distinct filesystems of TYPE are mounted (one
+ * device number each; told apart among the first 64, which is all that
+ * matters: whether there is one)
+ */
 static size_t superblocks(struct bw_ctx *ctx, const char *type)
 {
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);

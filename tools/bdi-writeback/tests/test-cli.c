@@ -217,6 +217,40 @@ static void unpatched_kernel(void **state)
 	free(err);
 }
 
+/*
+ * set_as_nobody: "set TARGET V1 [V2]" run as nobody, since root may write
+ * anything (the tree is 0755/0644); its exit status, and *ERR what it said
+ */
+static int set_as_nobody(char **err, const char *target, const char *v1, const char *v2)
+{
+	char log[4096], *e = NULL;
+	int status;
+	pid_t pid;
+	FILE *fp;
+
+	xsnprintf(log, sizeof(log), "%s/nobody.log", fk.root);
+	fake_file(&fk, "/nobody.log", "");
+	chmod(log, 0666);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(100);
+		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, v1, v2, NULL);
+		fp = fopen(log, "w");
+		if (!fp || fputs(e, fp) < 0 || fclose(fp))
+			_exit(101);
+		_exit(status);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (err) {
+		*err = fake_read(&fk, "/nobody.log");
+		assert_non_null(*err);
+	}
+	return WEXITSTATUS(status);
+}
+
 /* knob_is: /sys/devices/virtual/bdi/BDI/KNOB of tree F reads WANT */
 static void knob_is(const struct fake *f, const char *bdi, const char *knob, const char *want)
 {
@@ -304,43 +338,23 @@ static void knobs(void **state)
 }
 
 /* a write that fails puts back the knobs already written */
+/* a write that fails puts back the knobs already written */
 static void knobs_put_back(void **state)
 {
-	char p1[4096], p2[4096], log[4096], *err;
-	int status;
-	pid_t pid;
-	FILE *fp;
+	char p1[4096], p2[4096], *err = NULL;
 
 	(void)state;
 	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
 	xsnprintf(p1, sizeof(p1), "%s", fake_path(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes"));
 	xsnprintf(p2, sizeof(p2), "%s", fake_path(&fk, "/sys/devices/virtual/bdi/8:16/strict_limit"));
-	xsnprintf(log, sizeof(log), "%s/put-back.log", fk.root);
-	fake_file(&fk, "/put-back.log", "");
-	chmod(log, 0666);	/* for nobody */
 	chmod(p1, 0666);
 	chmod(p2, 0444);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			_exit(100);
-		status = run_cli(NULL, &err, "--sysroot", fk.root, "set", "8:16", "max_bytes=2M",
-				 "strict_limit=1", NULL);
-		fp = fopen(log, "w");
-		if (!fp || fputs(err, fp) < 0 || fclose(fp))
-			_exit(101);
-		_exit(status);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(set_as_nobody(&err, "8:16", "max_bytes=2M", "strict_limit=1"),
+			 BW_EXIT_PERM);
 	chmod(p1, 0644);
 	chmod(p2, 0644);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), BW_EXIT_PERM);
 	knob_is(&fk, "8:16", "max_bytes", "1073741824\n");
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
-	err = fake_read(&fk, "/put-back.log");
-	assert_non_null(err);
 	assert_non_null(strstr(err, "cannot open /sys/class/bdi/8:16/strict_limit for writing"));
 	assert_non_null(strstr(err, "8:16: max_bytes put back to 1 GiB"));
 	free(err);
@@ -446,25 +460,13 @@ static void small_usage(void **state)
 static void permission_denied(void **state)
 {
 	char path[4096];
-	int status;
-	pid_t pid;
 
 	(void)state;
 	reset("8:16");
 	xsnprintf(path, sizeof(path), "%s", fake_path(&fk, ATTR("8:16")));
 	chmod(path, 0444);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* root may write anything: drop to nobody (the tree is 0755/0644) */
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			_exit(100);
-		_exit(run_cli(NULL, NULL, "--sysroot", fk.root, "set", "/mnt/data", "1M", NULL));
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(set_as_nobody(NULL, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
 	chmod(path, 0644);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), BW_EXIT_PERM);
 	attr_is("8:16", "0\n");
 }
 
