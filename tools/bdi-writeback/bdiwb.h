@@ -109,7 +109,7 @@ enum bw_kind {
 struct bw_target {
 	char bdi[BW_NAME_MAX];
 	enum bw_how how;
-	enum bw_kind kind;	/* BW_KIND_NONE by name */
+	enum bw_kind kind;
 	char mountpoint[PATH_MAX];	/* BW_BY_PATH: the mount it is on */
 };
 

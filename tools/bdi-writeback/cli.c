@@ -647,6 +647,32 @@ static void describe(char *buf, size_t len, const char *target, const struct bw_
 }
 
 /*
+ * note_own_bdi: a disk set by its name or node whose filesystem keeps its
+ * dirty pages on a bdi of its own (btrfs, bcachefs): say where they go
+ */
+static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_target *t)
+{
+	struct bw_mountmap m;
+	struct bw_target d;
+	size_t i;
+
+	if (t->kind != BW_KIND_DISK || bw_mountmap_build(ctx, &m))
+		return;
+	for (i = 0; i < m.n; i++) {
+		const struct bw_mountmap_entry *e = &m.e[i];
+
+		if (e->kind != BW_KIND_FS || !e->source || e->source[0] != '/' ||
+		    bw_resolve(ctx, e->source, &d) || strcmp(d.bdi, t->bdi))
+			continue;
+		fprintf(stderr, PROG ": note: %s holds %s on %s, whose dirty pages go to %s, "
+			"not to the disk's bdi: give a path on the filesystem\n", who,
+			e->fstype, e->target, e->bdi);
+		break;
+	}
+	bw_mountmap_free(&m);
+}
+
+/*
  * cmd_set: SIZE for dirty_background_bytes, or KNOB=VALUE pairs. Every
  * value is checked, the target resolved and every knob found before the
  * first is written; when a write fails, those written are put back.
@@ -705,6 +731,7 @@ static int cmd_set(struct bw_ctx *ctx, const char *target, char **args, int narg
 			printf(", reads back %" PRIu64 " (the kernel keeps it in other units)", back);
 		putchar('\n');
 	}
+	note_own_bdi(ctx, who, &t);
 	return 0;
 }
 

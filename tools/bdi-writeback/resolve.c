@@ -493,6 +493,21 @@ int bw_resolve_mount(struct bw_ctx *ctx, const char *mountpoint, struct bw_targe
 	return set_mount(ctx, mountpoint, fs, t);
 }
 
+/* name_kind: whose bdi it is, by the kernel's naming of bdis */
+static enum bw_kind name_kind(const char *bdi)
+{
+	const char *rest;
+	dev_t dev;
+
+	if (bw_devno_prefix(bdi, &dev, &rest))
+		return BW_KIND_FS;		/* btrfs-N, cifs-N, ... */
+	if (!strcmp(rest, "-fuseblk"))
+		return BW_KIND_FUSEBLK;
+	if (*rest)
+		return BW_KIND_NONE;
+	return major(dev) ? BW_KIND_DISK : BW_KIND_ANON;
+}
+
 int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -500,6 +515,7 @@ int bw_resolve(struct bw_ctx *ctx, const char *target, struct bw_target *t)
 		return bw_fail(ctx, BW_EXIT_NOENT, "empty target");
 	if (!strchr(target, '/') && bw_bdi_exists(ctx, target)) {
 		t->how = BW_BY_NAME;
+		t->kind = name_kind(target);
 		snprintf(t->bdi, sizeof(t->bdi), "%s", target);
 		return 0;
 	}

@@ -113,7 +113,7 @@ static void help_version_usage(void **state)
 
 static void set_and_read_back(void **state)
 {
-	char *out;
+	char *out, *err;
 
 	(void)state;
 	reset("8:16");
@@ -129,6 +129,19 @@ static void set_and_read_back(void **state)
 	attr_is("btrfs-1", "16777216\n");
 	cli(0, NULL, NULL, "set", "/mnt/nfs/a", "18446744073709551615");
 	attr_is("0:52", "18446744073709551615\n");
+	/* the disk under btrfs or bcachefs: set, with a note of where pages go */
+	cli(0, NULL, &err, "set", "/dev/sdc", "1M");
+	assert_string_equal(err, "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, "
+			    "whose dirty pages go to btrfs-1, not to the disk's bdi: give a path on "
+			    "the filesystem\n");
+	free(err);
+	cli(0, NULL, &err, "set", "8:80", "0");
+	assert_non_null(strstr(err, "note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
+			       "pages go to bcachefs-7"));
+	free(err);
+	cli(0, NULL, &err, "set", "/dev/sdb", "0");	/* xfs: its pages are the disk's */
+	assert_string_equal(err, "");
+	free(err);
 }
 
 static void set_refuses(void **state)

@@ -159,7 +159,8 @@ static void kinds(void **state)
 		{ "/mnt/pool", BW_KIND_FS }, { "/mnt/cifs", BW_KIND_FS },
 		{ "/mnt/bcachefs", BW_KIND_FS }, { "/mnt/nfs", BW_KIND_ANON },
 		{ "/mnt/sshfs", BW_KIND_ANON }, { "/mnt/ntfs", BW_KIND_FUSEBLK },
-		{ "8:16", BW_KIND_NONE },
+		{ "8:16", BW_KIND_DISK }, { "btrfs-1", BW_KIND_FS }, { "cifs-2", BW_KIND_FS },
+		{ "0:52", BW_KIND_ANON }, { "8:49-fuseblk", BW_KIND_FUSEBLK },
 	};
 	struct bw_ctx ctx;
 	struct bw_target t;
