@@ -214,6 +214,9 @@ patched() {
 	set_get /mnt/vdc/ "$btrfs"
 	run 0 "get /dev/vdc: the disk's bdi" $BW get -n -r -o BDI /dev/vdc
 	check "/dev/vdc is $(cat /sys/block/vdc/dev), not $btrfs" [ "$out" = "$(cat /sys/block/vdc/dev)" ]
+	run 0 "set /dev/vdc 1M: the disk, with a note" $BW set /dev/vdc 1M
+	check "the note names $btrfs" has "whose dirty pages go to $btrfs"
+	run 0 "set /dev/vdc 0" $BW set /dev/vdc 0
 	step "loop device"
 	set_get /dev/loop0 7:0
 	set_get /mnt/loop 7:0
