@@ -20,12 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/sysmacros.h>
 
 #include "bdiwb.h"
-
-typedef unsigned __int128 u128;
 
 /* field: the number after "Key:" on a line of debugfs stats */
 static int field(const char *line, const char *key, uint64_t *v)
@@ -63,10 +60,6 @@ int bw_parse_stats(const char *text, struct bw_stats *st)
 			st->bandwidth_kbps = v, st->have_bandwidth = 1, any++;
 		else if (field(line, "BackgroundThresh", &v))
 			st->bg_thresh_kb = v, st->have_bg_thresh = 1, any++;
-		else if (field(line, "BdiBgBytesThresh", &v) ||
-			 /* the label of the series' first version */
-			 field(line, "BdiBackgroundBytes", &v))
-			st->bg_bytes_kb = v, st->have_bg_bytes = 1, any++;
 		line = strchr(line, '\n');
 		if (line)
 			line++;
@@ -108,30 +101,34 @@ int bw_parse_wb_stats(const char *text, uint64_t *kbps)
 	return 0;
 }
 
-static int read_debugfs(struct bw_ctx *ctx, const char *bdi, const char *file, char *buf, size_t len)
+/* read_debugfs: the whole of /sys/kernel/debug/bdi/BDI/FILE, malloc'd */
+static int read_debugfs(struct bw_ctx *ctx, const char *bdi, const char *file, char **text)
 {
 	char path[PATH_MAX];
 
+	*text = NULL;
 	if (bw_path(ctx, path, sizeof(path), "/sys/kernel/debug/bdi/%s/%s", bdi, file))
 		return -ENAMETOOLONG;
-	return bw_read_file(path, buf, len);
+	return bw_read_all(path, text);
 }
 
 int bw_read_stats(struct bw_ctx *ctx, const char *bdi, struct bw_stats *st)
 {
-	char buf[4096];
-	int r = read_debugfs(ctx, bdi, "stats", buf, sizeof(buf));
+	char *text;
+	int r = read_debugfs(ctx, bdi, "stats", &text);
 
 	memset(st, 0, sizeof(*st));
 	if (r)
 		return r;
-	return bw_parse_stats(buf, st);
+	r = bw_parse_stats(text, st);
+	free(text);
+	return r;
 }
 
 int bw_kernel_estimate(struct bw_ctx *ctx, const char *bdi, uint64_t *bps)
 {
 	struct bw_stats st;
-	char buf[65536];
+	char *text;
 	uint64_t kbps;
 	int r = bw_read_stats(ctx, bdi, &st);
 
@@ -146,11 +143,14 @@ int bw_kernel_estimate(struct bw_ctx *ctx, const char *bdi, uint64_t *bps)
 		*bps = st.bandwidth_kbps * 1024;
 		return 0;
 	}
-	/* idle: the contexts' own last estimates */
-	if (read_debugfs(ctx, bdi, "wb_stats", buf, sizeof(buf)) == 0 &&
-	    bw_parse_wb_stats(buf, &kbps) == 0) {
-		*bps = kbps * 1024;
-		return 0;
+	/* idle: the contexts' own last estimates, one block each: all of them */
+	if (read_debugfs(ctx, bdi, "wb_stats", &text) == 0) {
+		r = bw_parse_wb_stats(text, &kbps);
+		free(text);
+		if (r == 0) {
+			*bps = kbps * 1024;
+			return 0;
+		}
 	}
 	return bw_fail(ctx, BW_EXIT_FAILURE, "no kernel estimate for %s yet: it has written "
 		       "nothing since it appeared", bdi);
@@ -197,46 +197,59 @@ static int sample_one(struct bw_sample *s, const char *name, const char *statpat
 	return 0;
 }
 
+struct sample_arg {
+	struct bw_sample *s;
+	const char *failed;
+};
+
+static int sample_btrfs_dev(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg)
+{
+	struct sample_arg *sa = arg;
+	char path[PATH_MAX];
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/stat", fsid, dev) ||
+	    sample_one(sa->s, dev, path)) {
+		sa->failed = dev;
+		return -EIO;
+	}
+	return 0;
+}
+
 int bw_sample(struct bw_ctx *ctx, const char *bdi, struct bw_sample *s)
 {
-	char path[PATH_MAX], name[BW_NAME_MAX], fsid[NAME_MAX + 1], rest[16];
-	unsigned int maj, min;
-	struct dirent *de;
-	DIR *d;
+	char path[PATH_MAX], name[BW_NAME_MAX], fsid[NAME_MAX + 1];
+	struct sample_arg sa = { .s = s };
+	const char *rest;
+	dev_t dev;
+	int r;
 
 	memset(s, 0, sizeof(*s));
-	if (!strncmp(bdi, "btrfs-", 6)) {
-		if (bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid)) ||
-		    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices", fsid) ||
-		    !(d = opendir(path)))
+	if (bw_fs_own_name(bdi, "btrfs")) {
+		if (bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid)))
 			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no btrfs filesystem in /sys/fs/btrfs "
 				       "has this bdi", bdi);
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.' ||
-			    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/stat",
-				    fsid, de->d_name))
-				continue;
-			if (sample_one(s, de->d_name, path)) {
-				closedir(d);
-				return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read the I/O counters "
-					       "of its device %s", bdi, de->d_name);
-			}
-		}
-		closedir(d);
+		r = bw_btrfs_devices(ctx, fsid, sample_btrfs_dev, &sa);
+		if (r && sa.failed)
+			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read the I/O counters "
+				       "of its device %s", bdi, sa.failed);
+		if (r)
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: cannot read /sys/fs/btrfs/%s/devices: %s",
+				       bdi, fsid, strerror(-r));
 		if (!s->n)
 			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: btrfs filesystem %s lists no devices",
 				       bdi, fsid);
 		return 0;
 	}
-	rest[0] = '\0';
-	if (sscanf(bdi, "%u:%u%15s", &maj, &min, rest) >= 2 && maj != 0 &&
-	    (!rest[0] || !strcmp(rest, "-fuseblk"))) {
-		if (bw_blockdev_name(ctx, makedev(maj, min), name, sizeof(name)) ||
-		    bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/stat", maj, min))
-			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no block device %u:%u", bdi, maj, min);
+	if (!bw_devno_prefix(bdi, &dev, &rest) && major(dev) != 0 &&
+	    (!*rest || !strcmp(rest, "-fuseblk"))) {
+		if (bw_blockdev_name(ctx, dev, name, sizeof(name)) ||
+		    bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/stat",
+			    major(dev), minor(dev)))
+			return bw_fail(ctx, BW_EXIT_NOENT, "%s: no block device %u:%u", bdi,
+				       major(dev), minor(dev));
 		if (sample_one(s, name, path))
 			return bw_fail(ctx, BW_EXIT_FAILURE, "%s: cannot read /sys/dev/block/%u:%u/stat",
-				       bdi, maj, min);
+				       bdi, major(dev), minor(dev));
 		return 0;
 	}
 	return bw_fail(ctx, BW_EXIT_FAILURE, "%s: no block device of its own whose I/O counters "
@@ -266,18 +279,23 @@ int bw_counter_rate(struct bw_ctx *ctx, const struct bw_sample *a, const struct 
 			       " ms of device time (at least %d MiB and %d ms needed)",
 			       bw_human_iec(sectors * 512, h, sizeof(h)), busy,
 			       (int)(BW_MIN_WRITTEN >> 20), BW_MIN_BUSY_MS);
-	*bps = (uint64_t)((u128)sectors * 512 * 1000 / busy);
+	*bps = bw_mul_div(sectors, 512 * 1000, busy);
 	return 0;
 }
 
 uint64_t bw_auto_size(uint64_t bps, const struct bw_auto *a, int *clamped)
 {
-	u128 v = (u128)bps * a->seconds_ms / 1000;
+	uint64_t v = bw_mul_div(bps, a->seconds_ms, 1000), q, r;
 
-	if (a->round > 1)
-		v = (v + a->round / 2) / a->round * a->round;
-	if (v > UINT64_MAX)
-		v = UINT64_MAX;
+	if (a->round > 1) {
+		/* to the nearest multiple, half way up; UINT64_MAX if none fits */
+		q = v / a->round;
+		r = v % a->round;
+		if (r >= a->round - a->round / 2)
+			q++;
+		if (__builtin_mul_overflow(q, a->round, &v))
+			v = UINT64_MAX;
+	}
 	if (clamped)
 		*clamped = 0;
 	if (v < a->min) {
@@ -289,7 +307,7 @@ uint64_t bw_auto_size(uint64_t bps, const struct bw_auto *a, int *clamped)
 		if (clamped)
 			*clamped = 1;
 	}
-	return (uint64_t)v;
+	return v;
 }
 
 int bw_should_change(uint64_t cur, uint64_t want, unsigned int tolerance)
@@ -300,5 +318,6 @@ int bw_should_change(uint64_t cur, uint64_t want, unsigned int tolerance)
 		return 0;
 	if (cur == 0)
 		return 1;
-	return (u128)diff * 100 > (u128)cur * tolerance;
+	/* diff x 100 > cur x tolerance, without overflow */
+	return diff > bw_mul_div(cur, tolerance, 100);
 }

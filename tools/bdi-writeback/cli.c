@@ -27,7 +27,7 @@
 
 enum {
 	COL_BDI, COL_TYPE, COL_DEVICE, COL_MOUNTS, COL_DIRTY, COL_WRITEBACK,
-	COL_BW, COL_MIN, COL_MAX, COL_BG, NCOLS
+	COL_BW, COL_MIN, COL_MAX, COL_STRICT, COL_BG, COL_MAXRATIO, COL_RA, NCOLS
 };
 
 static const struct colinfo {
@@ -35,24 +35,43 @@ static const struct colinfo {
 	double whint;
 	int flags;
 	int number;
+	int attr;	/* the knob it shows, BW_A_*, or -1 */
+	int dflt;	/* in the default set */
 	const char *help;
 } colinfos[NCOLS] = {
-	[COL_BDI] = { "BDI", 0.1, 0, 0, "bdi name, as in /sys/class/bdi" },
-	[COL_TYPE] = { "TYPE", 0.1, 0, 0, "disk, loop, dm, md, btrfs, nfs, fuse, fuseblk, ..." },
-	[COL_DEVICE] = { "DEVICE", 0.15, SCOLS_FL_TRUNC, 0, "its block device(s), or the mount's source" },
-	[COL_MOUNTS] = { "MOUNTS", 0.2, SCOLS_FL_WRAP, 0, "mount points whose dirty pages it holds" },
-	[COL_DIRTY] = { "DIRTY", 6, SCOLS_FL_RIGHT, 1, "dirty page cache (debugfs BdiReclaimable)" },
-	[COL_WRITEBACK] = { "WRITEBACK", 6, SCOLS_FL_RIGHT, 1, "under writeback (debugfs BdiWriteback)" },
-	[COL_BW] = { "WRITE-BW", 8, SCOLS_FL_RIGHT, 1, "the kernel's write bandwidth estimate, per second" },
-	[COL_MIN] = { "MIN-BYTES", 6, SCOLS_FL_RIGHT, 1, "min_bytes" },
-	[COL_MAX] = { "MAX-BYTES", 6, SCOLS_FL_RIGHT, 1, "max_bytes" },
-	[COL_BG] = { "BG-BYTES", 6, SCOLS_FL_RIGHT, 1, "dirty_background_bytes (0: off)" },
+	[COL_BDI] = { "BDI", 0.1, 0, 0, -1, 1,
+		"bdi name, as in /sys/class/bdi" },
+	[COL_TYPE] = { "TYPE", 0.1, 0, 0, -1, 1,
+		"disk, loop, dm, md, btrfs, nfs, fuse, fuseblk, cifs, ..." },
+	[COL_DEVICE] = { "DEVICE", 0.15, SCOLS_FL_TRUNC, 0, -1, 1,
+		"its block device(s), or the mount's source" },
+	[COL_MOUNTS] = { "MOUNTS", 0.2, SCOLS_FL_WRAP, 0, -1, 1,
+		"mount points whose dirty pages it holds" },
+	[COL_DIRTY] = { "DIRTY", 6, SCOLS_FL_RIGHT, 1, -1, 1,
+		"dirty page cache (debugfs BdiReclaimable)" },
+	[COL_WRITEBACK] = { "WRITEBACK", 6, SCOLS_FL_RIGHT, 1, -1, 1,
+		"under writeback (debugfs BdiWriteback)" },
+	[COL_BW] = { "WRITE-BW", 8, SCOLS_FL_RIGHT, 1, -1, 1,
+		"the kernel's write bandwidth estimate, per second" },
+	[COL_MIN] = { "MIN-BYTES", 6, SCOLS_FL_RIGHT, 1, BW_A_MIN, 1,
+		"min_bytes (Linux 6.2 and later)" },
+	[COL_MAX] = { "MAX-BYTES", 6, SCOLS_FL_RIGHT, 1, BW_A_MAX, 1,
+		"max_bytes (Linux 6.2 and later)" },
+	[COL_STRICT] = { "STRICT", 1, SCOLS_FL_RIGHT, 1, BW_A_STRICT, 1,
+		"strict_limit: 1 holds the device to its share always (Linux 6.2 and later)" },
+	[COL_BG] = { "BG-BYTES", 6, SCOLS_FL_RIGHT, 1, BW_A_BG, 1,
+		"dirty_background_bytes (0: off)" },
+	[COL_MAXRATIO] = { "MAX-RATIO", 4, SCOLS_FL_RIGHT, 1, BW_A_MAXRATIO, 0,
+		"max_ratio, percent of the global dirty limit" },
+	[COL_RA] = { "READ-AHEAD", 6, SCOLS_FL_RIGHT, 1, BW_A_RA, 0,
+		"read_ahead_kb, as a size" },
 };
 
 struct opts {
 	const char *sysroot;
 	int json, raw, noheadings, bytes;
 	int cols[NCOLS], ncols;
+	int sort;		/* column to sort by, or -1 */
 	struct bw_auto a;
 	enum bw_source source;
 	uint64_t window_ms, interval_ms, fallback;
@@ -88,18 +107,21 @@ static const struct option longopts[] = {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },	/* 15 */
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
-	{ "config", required_argument, NULL, OPT_CONFIG },	/* 18 */
+	{ "sort", required_argument, NULL, 'x' },		/* 18 */
+	{ "list-columns", no_argument, NULL, 'H' },
+	{ "config", required_argument, NULL, OPT_CONFIG },	/* 20 */
 	{ "default", required_argument, NULL, OPT_DEFAULT },
-	{ "check", no_argument, NULL, OPT_CHECK },		/* 20 */
+	{ "check", no_argument, NULL, OPT_CHECK },		/* 22 */
 	{ NULL, 0, NULL, 0 }
 };
-#define SHORTOPTS	"Jrnbo:s:wi:hV"
-#define TABLE_OPTS	(OPTBIT(0) | OPTBIT(1) | OPTBIT(2) | OPTBIT(3) | OPTBIT(4))
+#define SHORTOPTS	"Jrnbo:s:wi:hVx:H"
+#define TABLE_OPTS	(OPTBIT(0) | OPTBIT(1) | OPTBIT(2) | OPTBIT(3) | OPTBIT(4) | \
+			 OPTBIT(18))
 #define AUTO_OPTS	(OPTBIT(5) | OPTBIT(6) | OPTBIT(7) | OPTBIT(8) | OPTBIT(9) | \
 			 OPTBIT(10) | OPTBIT(11))
 #define WATCH_OPTS	(OPTBIT(13) | OPTBIT(14))
 #define ANY_OPTS	(OPTBIT(15) | OPTBIT(16) | OPTBIT(17))
-#define APPLY_OPTS	(OPTBIT(18) | OPTBIT(19) | OPTBIT(20))
+#define APPLY_OPTS	(OPTBIT(20) | OPTBIT(21) | OPTBIT(22))
 
 static int optbit_of(int c)
 {
@@ -111,14 +133,21 @@ static int optbit_of(int c)
 	return -1;
 }
 
-static void usage(FILE *out)
+static void list_columns(FILE *out)
 {
 	int i;
 
+	for (i = 0; i < NCOLS; i++)
+		fprintf(out, " %c%-10s  %s\n", colinfos[i].dflt ? '*' : ' ', colinfos[i].name,
+			colinfos[i].help);
+}
+
+static void usage(FILE *out)
+{
 	fputs("Usage:\n"
 	      " " PROG " [options] list [TARGET...]\n"
-	      " " PROG " [options] get TARGET\n"
-	      " " PROG " [options] set TARGET SIZE\n"
+	      " " PROG " [options] get TARGET...\n"
+	      " " PROG " [options] set TARGET SIZE | set TARGET KNOB=VALUE...\n"
 	      " " PROG " [options] auto TARGET [--seconds S] [--dry-run | --watch]\n"
 	      " " PROG " [options] apply [--config FILE] TARGET [--dry-run | --watch]\n"
 	      " " PROG " [options] apply [--config FILE] --check\n"
@@ -130,13 +159,19 @@ static void usage(FILE *out)
 	      "\n"
 	      "TARGET is a bdi name (8:0, btrfs-1, 0:52), a block device (/dev/sdb,\n"
 	      "/dev/sdb1: its disk's bdi) or any path on a mounted filesystem (the bdi\n"
-	      "that holds the filesystem's dirty pages: btrfs and NFS/FUSE have their own).\n"
+	      "that holds the filesystem's dirty pages: btrfs, NFS, FUSE, CIFS, bcachefs\n"
+	      "and others have their own).\n"
 	      "SIZE is bytes, or a number with K, M, G, T or KiB, MiB, GiB, TiB (x1024).\n"
 	      "\n"
 	      "Commands:\n"
 	      " list               every bdi (or the TARGETs' ones) with its mounts, counters, knobs\n"
-	      " get TARGET         the same for the bdi that holds TARGET's dirty pages\n"
-	      " set TARGET SIZE    write SIZE, read it back and compare (0 turns it off)\n"
+	      " get TARGET...      the same for the bdis that hold the TARGETs' dirty pages\n"
+	      " set TARGET SIZE    write SIZE to dirty_background_bytes, read it back and\n"
+	      "                    compare (0 turns it off)\n"
+	      " set TARGET KNOB=VALUE...\n"
+	      "                    set the bdi's knobs: dirty_background_bytes, min_bytes,\n"
+	      "                    max_bytes (SIZE), max_ratio (0-100), strict_limit (0, 1),\n"
+	      "                    read_ahead_kb (KiB, or a SIZE); all checked before any is set\n"
 	      " auto TARGET        set the device's write bandwidth x --seconds\n"
 	      " apply TARGET       what the first matching rule of the configuration file says\n"
 	      "\n"
@@ -145,7 +180,10 @@ static void usage(FILE *out)
 	      " -r, --raw              raw, unaligned output\n"
 	      " -n, --noheadings       no heading line\n"
 	      " -b, --bytes            sizes in bytes\n"
-	      " -o, --output LIST      columns to print, e.g. BDI,MOUNTS,BG-BYTES\n"
+	      " -o, --output LIST      columns to print, e.g. BDI,MOUNTS,BG-BYTES; +LIST adds\n"
+	      "                        to the default columns\n"
+	      " -x, --sort COL         sort by this column\n"
+	      " -H, --list-columns     the columns, and exit\n"
 	      "\n"
 	      "auto options:\n"
 	      " -s, --seconds S        target time: bandwidth x S (default 2; 0.001 to 3600)\n"
@@ -158,6 +196,8 @@ static void usage(FILE *out)
 	      "     --fallback SIZE    set this while the bandwidth cannot be measured\n"
 	      "     --dry-run          print what would be set and why, set nothing\n"
 	      " -w, --watch            keep re-sizing in the foreground until SIGTERM/SIGINT\n"
+	      "                        (a path TARGET is a mount point: what is mounted there,\n"
+	      "                        waited for while nothing is)\n"
 	      " -i, --interval S       with --watch: seconds between measurements (default 10)\n"
 	      "     --tolerance PCT    with --watch: change only when off by more (default 10)\n"
 	      "\n"
@@ -175,12 +215,14 @@ static void usage(FILE *out)
 	      "Exit status:\n"
 	      " 0 success   1 other failure   2 bad usage   3 no such bdi, device or path\n"
 	      " 4 filesystem without a writeback device (tmpfs, ramfs...)\n"
-	      " 5 kernel without dirty_background_bytes   6 permission denied\n"
-	      " 7 malformed or out-of-range size   8 bad or unreadable configuration file\n"
+	      " 5 kernel without the knob (dirty_background_bytes: series not applied)\n"
+	      " 6 permission denied   7 malformed or out-of-range size or value\n"
+	      " 8 which of a filesystem type's bdis (cifs-N, ceph-N...) is the target's cannot be told\n"
+	      " 9 bad or unreadable configuration file\n"
+	      " 64 some of several TARGETs failed (each is reported)\n"
 	      "\n"
-	      "Columns:\n", out);
-	for (i = 0; i < NCOLS; i++)
-		fprintf(out, " %10s  %s\n", colinfos[i].name, colinfos[i].help);
+	      "Columns (* by default; a knob the kernel lacks is shown as '-'):\n", out);
+	list_columns(out);
 	fputs("\nFor more details see bdi-writeback(8).\n", out);
 }
 
@@ -204,14 +246,13 @@ static int report(struct bw_ctx *ctx, int code)
 	return code;
 }
 
-static int size_arg(const char *what, const char *s, uint64_t *v)
+/* size_arg: the value of a size option; a bad one is bad usage */
+static int size_arg(const char *opt, const char *s, uint64_t *v)
 {
 	char why[256];
 
-	if (bw_parse_size(s, v, why, sizeof(why))) {
-		fprintf(stderr, PROG ": invalid %s '%s': %s\n", what, s, why);
-		return BW_EXIT_SIZE;
-	}
+	if (bw_parse_size(s, v, why, sizeof(why)))
+		return bad_usage("invalid %s '%s': %s", opt, s, why);
 	return 0;
 }
 
@@ -237,20 +278,36 @@ static int column_id(const char *name, size_t len)
 	return -1;
 }
 
+static void default_columns(struct opts *o)
+{
+	int i;
+
+	o->ncols = 0;
+	for (i = 0; i < NCOLS; i++)
+		if (colinfos[i].dflt)
+			o->cols[o->ncols++] = i;
+}
+
+/* parse_columns: "A,B" the columns, "+A,B" the default ones and these */
 static int parse_columns(struct opts *o, const char *list)
 {
 	const char *p = list, *end;
-	int id;
+	int id, i;
 
 	o->ncols = 0;
+	if (*p == '+') {
+		default_columns(o);
+		p++;
+	}
 	while (*p) {
 		end = strchrnul(p, ',');
 		id = column_id(p, (size_t)(end - p));
 		if (id < 0)
-			return bad_usage("unknown column '%.*s'", (int)(end - p), p);
-		if (o->ncols == NCOLS)
-			return bad_usage("too many columns");
-		o->cols[o->ncols++] = id;
+			return bad_usage("unknown column '%.*s' (see --list-columns)", (int)(end - p), p);
+		for (i = 0; i < o->ncols && o->cols[i] != id; i++)
+			;
+		if (i == o->ncols)
+			o->cols[o->ncols++] = id;	/* each column once */
 		p = *end ? end + 1 : end;
 	}
 	if (!o->ncols)
@@ -259,13 +316,15 @@ static int parse_columns(struct opts *o, const char *list)
 }
 
 /*
- * A negative number given where a size belongs would be taken for an
- * option by getopt; find it first, so that it is reported as the bad size
- * it is. Arguments of options that take one are skipped.
+ * A negative SIZE given to set would be taken for an option by getopt;
+ * find it first, so that it is reported as the bad size it is. Anything
+ * else that looks like a negative number is left to getopt: an unknown
+ * option (bad usage). Arguments of options that take one are skipped.
  */
 static int negative_size(int argc, char **argv)
 {
-	int i, j;
+	const char *cmd = NULL;
+	int i, j, operands = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -273,15 +332,23 @@ static int negative_size(int argc, char **argv)
 		if (!strcmp(a, "--"))
 			return 0;
 		if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
-			fprintf(stderr, PROG ": invalid size '%s': negative\n", a);
-			return BW_EXIT_SIZE;
+			if (cmd && !strcmp(cmd, "set") && operands == 1) {
+				fprintf(stderr, PROG ": invalid size '%s': negative\n", a);
+				return BW_EXIT_SIZE;
+			}
+			continue;
 		}
-		if (a[0] == '-' && a[1] == '-' && !strchr(a, '=')) {
+		if (a[0] != '-' || !a[1]) {
+			if (!cmd)
+				cmd = a;
+			else
+				operands++;
+		} else if (a[1] == '-' && !strchr(a, '=')) {
 			for (j = 0; longopts[j].name; j++)
 				if (!strcmp(a + 2, longopts[j].name) &&
 				    longopts[j].has_arg == required_argument)
 					i++;
-		} else if (a[0] == '-' && a[1] && a[1] != '-') {
+		} else if (a[1] != '-') {
 			const char *s = strchr(SHORTOPTS, a[strlen(a) - 1]);
 
 			if (s && s[1] == ':' && strlen(a) == 2)
@@ -313,56 +380,73 @@ static void size_cell(const struct opts *o, struct libscols_line *ln, int n, int
 	scols_line_set_data(ln, (size_t)n, buf);
 }
 
-static int add_row(struct bw_ctx *ctx, const struct opts *o, struct libscols_table *tb,
-		   const char *bdi, const struct bw_mountmap *m)
+/* knob_cell: a knob's value; '-' where the kernel lacks it (null in JSON) */
+static void knob_cell(const struct opts *o, struct libscols_line *ln, int n,
+		      const struct bw_info *info, int a)
+{
+	char buf[48];
+
+	if (!info->has[a]) {
+		if (!o->json)
+			scols_line_set_data(ln, (size_t)n, "-");
+		return;
+	}
+	switch (bw_attrs[a].kind) {
+	case BW_V_BYTES:
+		size_cell(o, ln, n, 1, info->val[a], "");
+		return;
+	case BW_V_KB:
+		size_cell(o, ln, n, 1, info->val[a] << 10, "");
+		return;
+	case BW_V_PERCENT:
+		snprintf(buf, sizeof(buf), "%" PRIu64 "%s", info->val[a], o->bytes ? "" : "%");
+		break;
+	case BW_V_BOOL:
+		snprintf(buf, sizeof(buf), "%" PRIu64, info->val[a]);
+		break;
+	}
+	scols_line_set_data(ln, (size_t)n, buf);
+}
+
+static int add_row(const struct opts *o, struct libscols_table *tb, const struct bw_info *info)
 {
 	struct libscols_line *ln;
-	struct bw_info info;
-	int i, r;
+	int i;
 
-	r = bw_info(ctx, bdi, m, &info);
-	if (r)
-		return r;
 	ln = scols_table_new_line(tb, NULL);
-	if (!ln) {
-		bw_info_free(&info);
-		return bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
-	}
+	if (!ln)
+		return -ENOMEM;
 	for (i = 0; i < o->ncols; i++) {
-		switch (o->cols[i]) {
+		int c = o->cols[i];
+
+		if (colinfos[c].attr >= 0) {
+			knob_cell(o, ln, i, info, colinfos[c].attr);
+			continue;
+		}
+		switch (c) {
 		case COL_BDI:
-			set_cell(ln, i, info.name);
+			set_cell(ln, i, info->name);
 			break;
 		case COL_TYPE:
-			set_cell(ln, i, info.type);
+			set_cell(ln, i, info->type);
 			break;
 		case COL_DEVICE:
-			set_cell(ln, i, info.device);
+			set_cell(ln, i, info->device);
 			break;
 		case COL_MOUNTS:
-			set_cell(ln, i, info.mounts);
+			set_cell(ln, i, info->mounts);
 			break;
 		case COL_DIRTY:
-			size_cell(o, ln, i, info.has_stats, info.dirty, "");
+			size_cell(o, ln, i, info->has_stats, info->dirty, "");
 			break;
 		case COL_WRITEBACK:
-			size_cell(o, ln, i, info.has_stats, info.writeback, "");
+			size_cell(o, ln, i, info->has_stats, info->writeback, "");
 			break;
 		case COL_BW:
-			size_cell(o, ln, i, info.has_bw, info.bw, "/s");
-			break;
-		case COL_MIN:
-			size_cell(o, ln, i, info.has_min, info.min, "");
-			break;
-		case COL_MAX:
-			size_cell(o, ln, i, info.has_max, info.max, "");
-			break;
-		case COL_BG:
-			size_cell(o, ln, i, info.has_bg, info.bg, "");
+			size_cell(o, ln, i, info->has_bw, info->bw, "/s");
 			break;
 		}
 	}
-	bw_info_free(&info);
 	return 0;
 }
 
@@ -396,67 +480,135 @@ static struct libscols_table *new_table(const struct opts *o)
 				scols_column_set_safechars(cl, "\n");
 			}
 			scols_column_set_json_type(cl, SCOLS_JSON_ARRAY_STRING);
-		} else if (ci->number && o->bytes) {
+		} else if (ci->number && (o->bytes || ci->attr == BW_A_STRICT)) {
 			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
 		}
 	}
 	return tb;
 }
 
-/* list_bdis: print the bdis named (all when n == 0) */
+/* sort_key: what a row is sorted by: a number (absent ones first) or text */
+static int sort_key(const struct bw_info *info, int col, uint64_t *v, const char **text)
+{
+	int a = colinfos[col].attr;
+
+	*text = NULL;
+	switch (col) {
+	case COL_BDI:
+		*text = info->name;
+		return 1;
+	case COL_TYPE:
+		*text = info->type;
+		return 1;
+	case COL_DEVICE:
+		*text = info->device;
+		return 1;
+	case COL_MOUNTS:
+		*text = info->mounts ? info->mounts : "";
+		return 1;
+	case COL_DIRTY:
+		*v = info->dirty;
+		return info->has_stats;
+	case COL_WRITEBACK:
+		*v = info->writeback;
+		return info->has_stats;
+	case COL_BW:
+		*v = info->bw;
+		return info->has_bw;
+	}
+	*v = info->val[a];
+	return info->has[a];
+}
+
+static int sort_col;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct bw_info *a = pa, *b = pb;
+	const char *ta, *tb;
+	uint64_t va = 0, vb = 0;
+	int ha = sort_key(a, sort_col, &va, &ta), hb = sort_key(b, sort_col, &vb, &tb);
+
+	if (ta)
+		return strcmp(ta, tb);
+	if (ha != hb)
+		return ha - hb;
+	return va < vb ? -1 : va > vb;
+}
+
+/* print_bdis: a table of the bdis named, sorted by --sort if given */
 static int print_bdis(struct bw_ctx *ctx, const struct opts *o, char **bdis, size_t n)
 {
 	struct libscols_table *tb;
 	struct bw_mountmap m;
-	size_t i;
+	struct bw_info *infos;
+	size_t i, k = 0;
 	int r;
 
 	r = bw_mountmap_build(ctx, &m);
 	if (r)
 		return report(ctx, r);
+	infos = calloc(n ? n : 1, sizeof(*infos));
 	tb = new_table(o);
-	if (!tb) {
+	if (!tb || !infos) {
+		free(infos);
+		scols_unref_table(tb);
 		bw_mountmap_free(&m);
 		return report(ctx, bw_fail(ctx, BW_EXIT_FAILURE, "out of memory"));
 	}
 	for (i = 0; i < n; i++) {
-		r = add_row(ctx, o, tb, bdis[i], &m);
+		r = bw_info(ctx, bdis[i], &m, &infos[k]);
 		/* a bdi that went away since the directory was read */
 		if (r == BW_EXIT_NOENT)
 			r = 0;
-		if (r)
+		else if (r)
 			break;
+		else
+			k++;
 	}
+	if (!r && o->sort >= 0) {
+		sort_col = o->sort;
+		qsort(infos, k, sizeof(*infos), cmp_rows);
+	}
+	for (i = 0; !r && i < k; i++)
+		if (add_row(o, tb, &infos[i]))
+			r = bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
 	if (!r)
 		scols_print_table(tb);
+	for (i = 0; i < k; i++)
+		bw_info_free(&infos[i]);
+	free(infos);
 	scols_unref_table(tb);
 	bw_mountmap_free(&m);
 	return report(ctx, r);
 }
 
-/* note_unpatched: list on a kernel without the attribute says so, once */
+/* note_unpatched: on a kernel without the attribute, say so once */
 static void note_unpatched(struct bw_ctx *ctx, char **bdis, size_t n)
 {
-	char path[PATH_MAX], rel[128];
+	char rel[128];
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi/%s/" BW_ATTR, bdis[i]) ||
-		    access(path, F_OK) == 0)
+	for (i = 0; i < n; i++)
+		if (bw_has_attr(ctx, bdis[i], BW_A_BG))
 			return;
-	}
 	if (n)
 		fprintf(stderr, PROG ": note: no bdi has " BW_ATTR ": the running kernel (%s) "
-			"lacks the per-device background writeback threshold (series not applied)\n",
-			bw_kernel_release(ctx, rel, sizeof(rel)));
+			"lacks the per-device background writeback threshold (series not applied); "
+			"%s\n", bw_kernel_release(ctx, rel, sizeof(rel)), bw_instead(ctx, bdis[0]));
 }
 
+/*
+ * cmd_list: every bdi, or those of the TARGETs. Every target is tried;
+ * each one that fails is reported, the others are shown, and the status
+ * is its own for one target, BW_EXIT_PARTIAL for some of several.
+ */
 static int cmd_list(struct bw_ctx *ctx, const struct opts *o, char **targets, int ntargets)
 {
 	struct bw_target t;
 	char **names;
 	size_t n, i, j;
-	int r;
+	int r, failed = 0, first = 0;
 
 	if (ntargets == 0) {
 		r = bw_list_bdis(ctx, &names, &n);
@@ -474,8 +626,10 @@ static int cmd_list(struct bw_ctx *ctx, const struct opts *o, char **targets, in
 	for (n = 0, i = 0; i < (size_t)ntargets; i++) {
 		r = bw_resolve(ctx, targets[i], &t);
 		if (r) {
-			bw_free_names(names, n);
-			return report(ctx, r);
+			report(ctx, r);
+			if (!failed++)
+				first = r;
+			continue;
 		}
 		for (j = 0; j < n && strcmp(names[j], t.bdi); j++)
 			;
@@ -488,25 +642,15 @@ static int cmd_list(struct bw_ctx *ctx, const struct opts *o, char **targets, in
 		}
 		n++;
 	}
-	r = print_bdis(ctx, o, names, n);
+	r = n ? print_bdis(ctx, o, names, n) : 0;
+	if (!r && n)
+		note_unpatched(ctx, names, n);
 	bw_free_names(names, n);
-	return r;
-}
-
-static int cmd_get(struct bw_ctx *ctx, const struct opts *o, const char *target)
-{
-	struct bw_target t;
-	char *names[1];
-	uint64_t v;
-	int r;
-
-	r = bw_resolve(ctx, target, &t);
-	if (!r)
-		r = bw_get_bg(ctx, t.bdi, &v);
 	if (r)
-		return report(ctx, r);
-	names[0] = t.bdi;
-	return print_bdis(ctx, o, names, 1);
+		return r;
+	if (failed && n)
+		return BW_EXIT_PARTIAL;
+	return failed ? (ntargets == 1 ? first : BW_EXIT_PARTIAL) : 0;
 }
 
 /* ---- set --------------------------------------------------------------- */
@@ -519,25 +663,92 @@ static void describe(char *buf, size_t len, const char *target, const struct bw_
 		snprintf(buf, len, "%s (%s)", t->bdi, target);
 }
 
-static int cmd_set(struct bw_ctx *ctx, const char *target, const char *size)
+/*
+ * note_own_bdi: a disk set by its name or node whose filesystem keeps its
+ * dirty pages on a bdi of its own (btrfs, bcachefs): say where they go
+ */
+static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_target *t)
 {
-	struct bw_target t;
-	uint64_t v, old;
-	char who[PATH_MAX + 80], h1[32], h2[32];
-	int r;
+	struct bw_mountmap m;
+	struct bw_target d;
+	size_t i;
 
-	/* the size first: a bad one changes nothing, whatever the target */
-	r = size_arg("size", size, &v);
-	if (r)
-		return r;
+	if (t->kind != BW_KIND_DISK || bw_mountmap_build(ctx, &m))
+		return;
+	for (i = 0; i < m.n; i++) {
+		const struct bw_mountmap_entry *e = &m.e[i];
+
+		if (e->kind != BW_KIND_FS || !e->source || e->source[0] != '/' ||
+		    bw_resolve(ctx, e->source, &d) || strcmp(d.bdi, t->bdi))
+			continue;
+		fprintf(stderr, PROG ": note: %s holds %s on %s, whose dirty pages go to %s, "
+			"not to the disk's bdi: give a path on the filesystem\n", who,
+			e->fstype, e->target, e->bdi);
+		break;
+	}
+	bw_mountmap_free(&m);
+}
+
+/*
+ * cmd_set: SIZE for dirty_background_bytes, or KNOB=VALUE pairs. Every
+ * value is checked, the target resolved and every knob found before the
+ * first is written; when a write fails, those written are put back.
+ */
+static int cmd_set(struct bw_ctx *ctx, const char *target, char **args, int nargs)
+{
+	int attr[BW_NATTRS], i, j, r, n = 0;
+	uint64_t val[BW_NATTRS], old[BW_NATTRS], back;
+	char who[PATH_MAX + 80], h1[48], h2[48], why[256];
+	struct bw_target t;
+
+	for (i = 0; i < nargs; i++) {
+		const char *eq = strchr(args[i], '=');
+		const char *v = eq ? eq + 1 : args[i];
+		int a = eq ? bw_attr_find(args[i], (size_t)(eq - args[i])) : BW_A_BG;
+
+		if (a < 0)
+			return bad_usage("unknown knob '%.*s' (dirty_background_bytes, min_bytes, "
+					 "max_bytes, max_ratio, strict_limit, read_ahead_kb)",
+					 (int)(eq - args[i]), args[i]);
+		if (!eq && nargs > 1)
+			return bad_usage("give every value as KNOB=VALUE when setting several");
+		for (j = 0; j < n; j++)
+			if (attr[j] == a)
+				return bad_usage("%s given twice", bw_attrs[a].name);
+		if (bw_parse_attr_value(a, v, &val[n], why, sizeof(why))) {
+			fprintf(stderr, PROG ": invalid %s '%s': %s\n",
+				eq ? bw_attrs[a].name : "size", v, why);
+			return BW_EXIT_SIZE;
+		}
+		attr[n++] = a;
+	}
 	r = bw_resolve(ctx, target, &t);
-	if (!r)
-		r = bw_set_bg(ctx, t.bdi, v, &old);
+	for (i = 0; !r && i < n; i++)
+		r = bw_get_attr(ctx, t.bdi, attr[i], &old[i]);
 	if (r)
 		return report(ctx, r);
 	describe(who, sizeof(who), target, &t);
-	printf("%s: " BW_ATTR " %s -> %s (%" PRIu64 ")\n", who, bw_human_iec(old, h1, sizeof(h1)),
-	       bw_human_iec(v, h2, sizeof(h2)), v);
+	for (i = 0; i < n; i++) {
+		r = bw_set_attr(ctx, t.bdi, attr[i], val[i], &old[i], &back);
+		if (r) {
+			report(ctx, r);
+			while (i--)
+				if (!bw_set_attr(ctx, t.bdi, attr[i], old[i], &back, &back))
+					fprintf(stderr, PROG ": %s: %s put back to %s\n", who,
+						bw_attrs[attr[i]].name,
+						bw_attr_text(attr[i], old[i], h1, sizeof(h1)));
+			return r;
+		}
+		printf("%s: %s %s -> %s", who, bw_attrs[attr[i]].name,
+		       bw_attr_text(attr[i], old[i], h1, sizeof(h1)),
+		       bw_attr_text(attr[i], val[i], h2, sizeof(h2)));
+		if (bw_attrs[attr[i]].kind == BW_V_BYTES)
+			printf(" (%" PRIu64 ")", val[i]);
+		if (back != val[i])
+			printf(", reads back %" PRIu64 " (the kernel keeps it in other units)", back);
+		putchar('\n');
+	}
+	note_own_bdi(ctx, who, &t);
 	return 0;
 }
 
@@ -706,18 +917,20 @@ static int decide(struct bw_ctx *ctx, const struct opts *o, int measured, const 
 	return 0;
 }
 
+/* dry_run: what auto would set and why; HAVE_CUR 0: the kernel lacks the knob */
 static void dry_run(struct bw_ctx *ctx, const struct opts *o, const char *who, const char *bdi,
-		    int measured, const struct measure *m, uint64_t cur, uint64_t want,
-		    const char *why)
+		    int measured, const struct measure *m, int have_cur, uint64_t cur,
+		    uint64_t want, const char *why)
 {
 	char h1[32], h2[32], h3[32], h4[32];
 	struct bw_stats st;
 	uint64_t raw;
 
 	printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
-	       bw_human_iec(want, h1, sizeof(h1)), want, bw_human_iec(cur, h2, sizeof(h2)));
+	       bw_human_iec(want, h1, sizeof(h1)), want,
+	       have_cur ? bw_human_iec(cur, h2, sizeof(h2)) : "- (the kernel lacks it)");
 	if (measured) {
-		raw = (uint64_t)((unsigned __int128)m->bps * o->a.seconds_ms / 1000);
+		raw = bw_mul_div(m->bps, o->a.seconds_ms, 1000);
 		printf("  write bandwidth: %s/s (%" PRIu64 " bytes/s), from %s\n",
 		       bw_human_iec(m->bps, h1, sizeof(h1)), m->bps, m->from);
 		printf("  x %s = %s, rounded to whole MiB\n", secs(o->a.seconds_ms, h2, sizeof(h2)),
@@ -741,12 +954,18 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
 	char who[PATH_MAX + 80], why[sizeof(((struct bw_ctx *)0)->err) + 256], h1[32], h2[32];
 	struct bw_target t;
 	struct measure m = { 0 };
-	uint64_t cur, want, old;
-	int r, measured, clamped;
+	uint64_t cur = 0, want, old;
+	int r, measured, clamped, have_cur = 1;
 
 	r = bw_resolve(ctx, target, &t);
 	if (!r)
 		r = bw_get_bg(ctx, t.bdi, &cur);
+	if (r == BW_EXIT_NOATTR && o->dry_run) {
+		/* still worth knowing: the size, and what this kernel offers */
+		fprintf(stderr, PROG ": note: %s\n", ctx->err);
+		have_cur = 0;
+		r = 0;
+	}
 	if (r)
 		return report(ctx, r);
 	describe(who, sizeof(who), target, &t);
@@ -754,7 +973,7 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
 	if (decide(ctx, o, measured, &m, cur, &want, &clamped, why, sizeof(why)))
 		return report(ctx, bw_prefix(ctx, BW_EXIT_FAILURE, who));
 	if (o->dry_run) {
-		dry_run(ctx, o, who, t.bdi, measured, &m, cur, want, why);
+		dry_run(ctx, o, who, t.bdi, measured, &m, have_cur, cur, want, why);
 		return 0;
 	}
 	if (want == cur && !measured) {
@@ -771,18 +990,26 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
 
 /* ---- auto --watch ------------------------------------------------------ */
 
+/*
+ * A path TARGET is a mount point: the watch manages the filesystem mounted
+ * there, and waits while none is. It never follows the path to the
+ * filesystem below, which is another device.
+ */
 struct watch {
-	struct bw_target first;		/* as resolved at the start */
+	char mountpoint[PATH_MAX];	/* a path TARGET: the mount point */
 	char bdi[BW_NAME_MAX];		/* "" while gone */
 	int gone;
+	int seen;			/* it was there once */
 	int have_prev;
 	struct bw_sample prev;
 };
 
 static void gone(struct bw_ctx *ctx, struct watch *w, const char *target)
 {
-	if (!w->gone)
+	if (!w->gone && w->bdi[0])
 		log_line("%s: gone (%s); waiting for it to come back", target, ctx->err);
+	else if (!w->gone)
+		log_line("%s: not there yet (%s); waiting for it", target, ctx->err);
 	w->gone = 1;
 	w->have_prev = 0;
 	w->bdi[0] = '\0';
@@ -814,11 +1041,10 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 
 	/* mounts come and go: read them afresh every time */
 	bw_ctx_forget_mounts(ctx);
-	r = bw_resolve(ctx, target, &t);
-	/* a path whose filesystem was unmounted now lies on the one below */
-	if (w->first.how == BW_BY_PATH && t.mountpoint[0] &&
-	    strcmp(t.mountpoint, w->first.mountpoint))
-		r = bw_fail(ctx, BW_EXIT_NOENT, "%s is not mounted", w->first.mountpoint);
+	if (w->mountpoint[0])
+		r = bw_resolve_mount(ctx, w->mountpoint, &t);
+	else
+		r = bw_resolve(ctx, target, &t);
 	if (!r)
 		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r == BW_EXIT_NOENT || r == BW_EXIT_NOBDI) {
@@ -828,11 +1054,14 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 	if (r)
 		return transient(ctx, r, target);
 	if (w->gone || strcmp(w->bdi, t.bdi)) {
-		if (w->gone)
+		if (w->gone && w->seen)
 			log_line("%s: back, bdi %s", target, t.bdi);
+		else if (w->gone)
+			log_line("%s: there, bdi %s", target, t.bdi);
 		else if (w->bdi[0])
 			log_line("%s: now bdi %s", target, t.bdi);
 		w->gone = 0;
+		w->seen = 1;
 		w->have_prev = 0;
 		snprintf(w->bdi, sizeof(w->bdi), "%s", t.bdi);
 	}
@@ -871,24 +1100,40 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *target)
 {
 	char h1[32], h2[32], h3[32], h4[32];
+	struct bw_target t;
 	struct watch w;
 	sigset_t set, old;
 	uint64_t cur;
-	int r, sig;
+	int r, sig, there = 1;
 
 	memset(&w, 0, sizeof(w));
-	r = bw_resolve(ctx, target, &w.first);
-	if (!r)
-		r = bw_get_bg(ctx, w.first.bdi, &cur);
+	r = bw_resolve(ctx, target, &t);
+	/* a path, there or not yet: the mount point to watch */
+	if ((!r && t.how == BW_BY_PATH) ||
+	    (r == BW_EXIT_NOENT && target[0] == '/' && strncmp(target, "/dev/", 5))) {
+		r = bw_mount_point_path(ctx, target, w.mountpoint, sizeof(w.mountpoint));
+		if (!r)
+			r = bw_resolve_mount(ctx, w.mountpoint, &t);
+		if (r == BW_EXIT_NOENT) {
+			there = 0;	/* not mounted (yet): the first tick says so */
+			r = 0;
+		}
+	}
+	if (!r && there)
+		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r)
 		return report(ctx, r);
-	snprintf(w.bdi, sizeof(w.bdi), "%s", w.first.bdi);
+	if (there) {
+		w.seen = 1;
+		snprintf(w.bdi, sizeof(w.bdi), "%s", t.bdi);
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	log_line("%s: watching bdi %s: bandwidth x %s within %s..%s, every %s%s", target, w.bdi,
+	log_line("%s: watching %s%s: bandwidth x %s within %s..%s, every %s%s", target,
+		 there ? "bdi " : "what is mounted on ", there ? w.bdi : w.mountpoint,
 		 secs(o->a.seconds_ms, h1, sizeof(h1)), bw_human_iec(o->a.min, h2, sizeof(h2)),
 		 bw_human_iec(o->a.max, h3, sizeof(h3)), secs(o->interval_ms, h4, sizeof(h4)),
 		 o->source == BW_SRC_COUNTERS ? ", from I/O counters" :
@@ -1011,8 +1256,8 @@ out:
 int bw_main(int argc, char **argv)
 {
 	static const struct bw_auto defaults = BW_AUTO_DEFAULTS;
-	struct opts o = { .a = defaults, .window_ms = 2000, .interval_ms = 10000 };
-	const char *cmd, *columns = NULL;
+	struct opts o = { .a = defaults, .window_ms = 2000, .interval_ms = 10000, .sort = -1 };
+	const char *cmd, *columns = NULL, *sort = NULL;
 	struct bw_ctx ctx;
 	unsigned int allowed;
 	int c, i, r, nargs;
@@ -1121,6 +1366,12 @@ int bw_main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'x':
+			sort = optarg;
+			break;
+		case 'H':
+			list_columns(stdout);
+			return 0;
 		case 'V':
 			printf(PROG " " BW_VERSION "\n");
 			return 0;
@@ -1136,12 +1387,12 @@ int bw_main(int argc, char **argv)
 		allowed = TABLE_OPTS;
 	} else if (!strcmp(cmd, "get")) {
 		allowed = TABLE_OPTS;
-		if (nargs != 1)
-			return bad_usage("get takes one TARGET");
+		if (nargs < 1)
+			return bad_usage("get takes a TARGET");
 	} else if (!strcmp(cmd, "set")) {
 		allowed = 0;
-		if (nargs != 2)
-			return bad_usage("set takes a TARGET and a SIZE");
+		if (nargs < 2)
+			return bad_usage("set takes a TARGET and a SIZE (or KNOB=VALUE...)");
 	} else if (!strcmp(cmd, "auto")) {
 		allowed = AUTO_OPTS | WATCH_OPTS | OPTBIT(12);
 		if (nargs != 1)
@@ -1171,17 +1422,19 @@ int bw_main(int argc, char **argv)
 	for (i = 0; longopts[i].name; i++)
 		if ((o.given & OPTBIT(i)) && !(allowed & OPTBIT(i)))
 			return bad_usage("option --%s does not go with %s", longopts[i].name, cmd);
-	if (o.a.min > o.a.max) {
-		fprintf(stderr, PROG ": invalid bounds: --min is above --max\n");
-		return BW_EXIT_SIZE;
-	}
+	if (o.a.min > o.a.max)
+		return bad_usage("invalid bounds: --min is above --max");
 	if (columns) {
 		r = parse_columns(&o, columns);
 		if (r)
 			return r;
 	} else {
-		for (i = 0; i < NCOLS; i++)
-			o.cols[o.ncols++] = i;
+		default_columns(&o);
+	}
+	if (sort) {
+		o.sort = column_id(sort, strlen(sort));
+		if (o.sort < 0)
+			return bad_usage("unknown column '%s' for --sort (see --list-columns)", sort);
 	}
 
 	r = bw_ctx_init(&ctx, o.sysroot);
@@ -1190,9 +1443,9 @@ int bw_main(int argc, char **argv)
 	if (!strcmp(cmd, "list"))
 		r = cmd_list(&ctx, &o, args, nargs);
 	else if (!strcmp(cmd, "get"))
-		r = cmd_get(&ctx, &o, args[0]);
+		r = cmd_list(&ctx, &o, args, nargs);
 	else if (!strcmp(cmd, "set"))
-		r = cmd_set(&ctx, args[0], args[1]);
+		r = cmd_set(&ctx, args[0], args + 1, nargs - 1);
 	else if (!strcmp(cmd, "apply"))
 		r = cmd_apply(&ctx, &o, nargs ? args[0] : NULL);
 	else if (o.watch)

@@ -16,7 +16,7 @@
 
 #include "bdiwb.h"
 
-#define BW_EXIT_CONFIG		8	/* malformed or unreadable policy file */
+#define BW_EXIT_CONFIG		9	/* malformed or unreadable policy file */
 #define BW_CONF_PATH		"/etc/bdi-writeback.conf"
 #define BW_CONF_MAX_MOUNTS	64	/* mounts of one bdi matched against */
 

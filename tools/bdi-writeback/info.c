@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <libmount.h>
 
@@ -46,7 +47,7 @@ int bw_mountmap_build(struct bw_ctx *ctx, struct bw_mountmap *m)
 		e->target = mnt_fs_get_target(fs);
 		e->fstype = mnt_fs_get_fstype(fs);
 		e->source = mnt_fs_get_source(fs);
-		if (bw_fs_bdi(ctx, fs, e->bdi, sizeof(e->bdi)))
+		if (bw_fs_bdi(ctx, fs, e->bdi, sizeof(e->bdi), &e->kind))
 			e->bdi[0] = '\0';
 	}
 	mnt_free_iter(it);
@@ -60,28 +61,17 @@ void bw_mountmap_free(struct bw_mountmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* devno_name: "MAJ:MIN" (rest empty) or "MAJ:MIN-suffix" */
-static int devno_name(const char *s, unsigned int *maj, unsigned int *min, const char **rest)
-{
-	int n = 0;
-
-	if (sscanf(s, "%u:%u%n", maj, min, &n) != 2 || n == 0)
-		return 0;
-	*rest = s + n;
-	return 1;
-}
-
 static int cmp_names(const void *pa, const void *pb)
 {
 	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb, *ra, *rb;
-	unsigned int ma, na, mb, nb;
-	int da = devno_name(a, &ma, &na, &ra), db = devno_name(b, &mb, &nb, &rb);
+	dev_t x, y;
+	int da = bw_devno_prefix(a, &x, &ra) == 0, db = bw_devno_prefix(b, &y, &rb) == 0;
 
 	if (da && db) {
-		if (ma != mb)
-			return ma < mb ? -1 : 1;
-		if (na != nb)
-			return na < nb ? -1 : 1;
+		if (major(x) != major(y))
+			return major(x) < major(y) ? -1 : 1;
+		if (minor(x) != minor(y))
+			return minor(x) < minor(y) ? -1 : 1;
 		return strcmp(ra, rb);
 	}
 	if (da != db)
@@ -98,7 +88,11 @@ int bw_list_bdis(struct bw_ctx *ctx, char ***names, size_t *n)
 
 	*names = NULL;
 	*n = 0;
-	if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi") || !(d = opendir(path)))
+	if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi"))
+		return bw_fail(ctx, BW_EXIT_FAILURE, "cannot read /sys/class/bdi: %s",
+			       strerror(ENAMETOOLONG));
+	d = opendir(path);
+	if (!d)
 		return bw_fail(ctx, BW_EXIT_FAILURE, "cannot read /sys/class/bdi: %s", strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -127,6 +121,13 @@ oom:
 	return bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
 }
 
+int bw_load_bdis(struct bw_ctx *ctx)
+{
+	if (ctx->bdis)
+		return 0;
+	return bw_list_bdis(ctx, &ctx->bdis, &ctx->nbdis);
+}
+
 void bw_free_names(char **names, size_t n)
 {
 	while (n)
@@ -144,86 +145,114 @@ static void append(char *buf, size_t len, const char *sep, const char *s)
 		buf[len - 1] = '\0';	/* cut: the column is only informative */
 }
 
-static void kind_of_blockdev(struct bw_ctx *ctx, const char *name, struct bw_info *info)
+/* has: the block device DEV's sysfs directory has FILE */
+static int has(struct bw_ctx *ctx, dev_t dev, const char *file)
 {
-	char path[PATH_MAX], buf[128], *nl;
+	char path[PATH_MAX];
 
-	snprintf(info->device, sizeof(info->device), "%s", name);
-	if (!strncmp(name, "loop", 4)) {
-		snprintf(info->type, sizeof(info->type), "loop");
-	} else if (!strncmp(name, "dm-", 3)) {
-		snprintf(info->type, sizeof(info->type), "dm");
-		if (!bw_path(ctx, path, sizeof(path), "/sys/class/block/%s/dm/name", name) &&
-		    !bw_read_file(path, buf, sizeof(buf)) && *buf) {
-			nl = strchr(buf, '\n');
-			if (nl)
-				*nl = '\0';
-			snprintf(info->device, sizeof(info->device), "%s (%s)", name, buf);
-		}
-	} else if (!strncmp(name, "md", 2)) {
-		snprintf(info->type, sizeof(info->type), "md");
-	} else if (!strncmp(name, "nbd", 3)) {
-		snprintf(info->type, sizeof(info->type), "nbd");
-	} else if (!strncmp(name, "zram", 4)) {
-		snprintf(info->type, sizeof(info->type), "zram");
-	} else if (!strncmp(name, "sr", 2)) {
-		snprintf(info->type, sizeof(info->type), "rom");
-	} else {
-		snprintf(info->type, sizeof(info->type), "disk");
-	}
+	return !bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(dev),
+			minor(dev), file) && access(path, F_OK) == 0;
 }
 
+/* read_line: the first line of a sysfs file, or "" */
+static char *read_line(struct bw_ctx *ctx, char *buf, size_t len, dev_t dev, const char *file)
+{
+	char path[PATH_MAX];
+
+	if (bw_path(ctx, path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(dev), minor(dev),
+		    file) || bw_read_file(path, buf, len))
+		*buf = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* kind_of_blockdev: what the disk is, as its sysfs directory says */
+static void kind_of_blockdev(struct bw_ctx *ctx, dev_t dev, struct bw_info *info)
+{
+	char name[BW_NAME_MAX], buf[128];
+	const char *type = "disk";
+
+	if (bw_blockdev_name(ctx, dev, name, sizeof(name)))
+		return;
+	snprintf(info->device, sizeof(info->device), "%s", name);
+	if (has(ctx, dev, "loop") || major(dev) == 7) {	/* LOOP_MAJOR: unbound too */
+		type = "loop";
+	} else if (has(ctx, dev, "dm")) {
+		type = "dm";
+		if (*read_line(ctx, buf, sizeof(buf), dev, "dm/name"))
+			snprintf(info->device, sizeof(info->device), "%s (%s)", name, buf);
+	} else if (has(ctx, dev, "md") || major(dev) == 9) {	/* MD_MAJOR */
+		type = "md";
+	} else if (has(ctx, dev, "comp_algorithm")) {
+		type = "zram";
+	} else if (major(dev) == 43) {		/* NBD_MAJOR */
+		type = "nbd";
+	} else if (!strcmp(read_line(ctx, buf, sizeof(buf), dev, "device/type"), "5")) {
+		type = "rom";			/* TYPE_ROM */
+	}
+	snprintf(info->type, sizeof(info->type), "%s", type);
+}
+
+static int add_btrfs_dev(struct bw_ctx *ctx, const char *fsid, const char *dev, void *arg)
+{
+	struct bw_info *info = arg;
+
+	(void)ctx;
+	(void)fsid;
+	append(info->device, sizeof(info->device), ",", dev);
+	return 0;
+}
+
+/*
+ * kind_of: TYPE and DEVICE from what resolution found for the mounts that
+ * use the bdi; for a bdi of no mount, from the kernel's naming of it.
+ */
 static void kind_of(struct bw_ctx *ctx, const char *bdi, const struct bw_mountmap *m,
 		    struct bw_info *info)
 {
-	char name[BW_NAME_MAX], fsid[NAME_MAX + 1], path[PATH_MAX];
-	unsigned int maj, min;
-	const char *rest;
-	struct dirent *de;
+	const struct bw_mountmap_entry *e = NULL;
+	char fsid[NAME_MAX + 1], fstype[sizeof(((struct bw_info *)0)->type)];
+	const char *rest, *t, *dash;
 	size_t i;
-	DIR *d;
+	dev_t dev;
+	int devno = bw_devno_prefix(bdi, &dev, &rest) == 0;
 
-	if (!strncmp(bdi, "btrfs-", 6)) {
+	for (i = 0; i < m->n && !e; i++)
+		if (!strcmp(m->e[i].bdi, bdi))
+			e = &m->e[i];
+	t = e && e->fstype ? e->fstype : "";
+	if (e && e->kind == BW_KIND_DISK && devno) {
+		kind_of_blockdev(ctx, dev, info);
+	} else if ((e && e->kind == BW_KIND_FUSEBLK) ||
+		   (!e && devno && !strcmp(rest, "-fuseblk"))) {
+		snprintf(info->type, sizeof(info->type), "fuseblk");
+		bw_blockdev_name(ctx, dev, info->device, sizeof(info->device));
+	} else if (e && e->kind == BW_KIND_ANON) {
+		if (!strncmp(t, "nfs", 3))
+			t = "nfs";			/* nfs, nfs4 */
+		else if (!strncmp(t, "fuse", 4))
+			t = "fuse";			/* fuse, fuse.sshfs... */
+		snprintf(info->type, sizeof(info->type), "%s", t);
+		snprintf(info->device, sizeof(info->device), "%s", e->source ? e->source : "");
+	} else if (bw_fs_own_name(bdi, "btrfs") &&
+		   !bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid))) {
 		snprintf(info->type, sizeof(info->type), "btrfs");
-		if (bw_btrfs_fsid_of_bdi(ctx, bdi, fsid, sizeof(fsid)) ||
-		    bw_path(ctx, path, sizeof(path), "/sys/fs/btrfs/%s/devices", fsid) ||
-		    !(d = opendir(path)))
-			return;
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.')
-				append(info->device, sizeof(info->device), ",", de->d_name);
-		closedir(d);
-		return;
-	}
-	if (devno_name(bdi, &maj, &min, &rest) && maj != 0 &&
-	    bw_blockdev_name(ctx, makedev(maj, min), name, sizeof(name)) == 0) {
-		if (!strcmp(rest, "-fuseblk")) {
-			snprintf(info->type, sizeof(info->type), "fuseblk");
-			snprintf(info->device, sizeof(info->device), "%s", name);
-		} else if (!*rest) {
-			kind_of_blockdev(ctx, name, info);
-		}
-		return;
-	}
-	if (devno_name(bdi, &maj, &min, &rest) && maj == 0 && !*rest) {
-		for (i = 0; i < m->n; i++) {
-			const char *t = m->e[i].fstype ? m->e[i].fstype : "";
-
-			if (strcmp(m->e[i].bdi, bdi))
-				continue;
-			if (!strncmp(t, "nfs", 3))
-				t = "nfs";
-			else if (!strncmp(t, "fuse", 4))
-				t = "fuse";
-			snprintf(info->type, sizeof(info->type), "%s", t);
-			snprintf(info->device, sizeof(info->device), "%s",
-				 m->e[i].source ? m->e[i].source : "");
-			return;
-		}
+		bw_btrfs_devices(ctx, fsid, add_btrfs_dev, info);
+	} else if (e && e->kind == BW_KIND_FS) {
+		snprintf(info->type, sizeof(info->type), "%s", t);
+		snprintf(info->device, sizeof(info->device), "%s", e->source ? e->source : "");
+	} else if (!e && devno && !*rest && major(dev) != 0) {
+		kind_of_blockdev(ctx, dev, info);
+	} else if (!e && devno && !*rest) {
 		snprintf(info->type, sizeof(info->type), "unmounted");
-		return;
+	} else if (!e && (dash = strrchr(bdi, '-')) && dash > bdi) {
+		/* super_setup_bdi()'s "<type>-N" */
+		snprintf(fstype, sizeof(fstype), "%.*s", (int)(dash - bdi), bdi);
+		if (bw_fs_own_name(bdi, fstype))
+			snprintf(info->type, sizeof(info->type), "%s", fstype);
 	}
-	snprintf(info->type, sizeof(info->type), "other");
+	if (!info->type[0])
+		snprintf(info->type, sizeof(info->type), "other");
 }
 
 static int read_attr(struct bw_ctx *ctx, const char *bdi, const char *attr, uint64_t *v)
@@ -266,9 +295,8 @@ int bw_info(struct bw_ctx *ctx, const char *bdi, const struct bw_mountmap *m,
 		info->writeback = st.writeback_kb * 1024;
 		info->has_bw = bw_kernel_estimate(ctx, bdi, &info->bw) == 0;
 	}
-	info->has_min = read_attr(ctx, bdi, "min_bytes", &info->min);
-	info->has_max = read_attr(ctx, bdi, "max_bytes", &info->max);
-	info->has_bg = read_attr(ctx, bdi, BW_ATTR, &info->bg);
+	for (i = 0; i < BW_NATTRS; i++)
+		info->has[i] = read_attr(ctx, bdi, bw_attrs[i].name, &info->val[i]);
 	ctx->err[0] = '\0';
 	return 0;
 }

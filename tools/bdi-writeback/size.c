@@ -16,8 +16,6 @@
 
 #include "bdiwb.h"
 
-typedef unsigned __int128 u128;
-
 static int why_set(char *why, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -33,21 +31,81 @@ static int why_set(char *why, size_t len, const char *fmt, ...)
 	return BW_EXIT_SIZE;
 }
 
-/* pow10_u64: 10^n for n <= 19 */
-static uint64_t pow10_u64(unsigned int n)
+/*
+ * bw_mul_div: a * b / c rounded down, exactly, UINT64_MAX when the quotient
+ * does not fit. The product is formed in two 64-bit halves and divided one
+ * bit at a time: no 128-bit type, so that 32-bit builds have it too.
+ */
+uint64_t bw_mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+	uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+	uint64_t lo = (p00 & 0xffffffffu) | (mid << 32);
+	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	uint64_t q = 0, r = hi, top;
+	int i;
+
+	if (!c || hi >= c)
+		return UINT64_MAX;
+	for (i = 63; i >= 0; i--) {
+		top = r >> 63;
+		r = (r << 1) | ((lo >> i) & 1);
+		q <<= 1;
+		if (top || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+/* pow_u64: b^n, for results that fit */
+static uint64_t pow_u64(uint64_t b, unsigned int n)
 {
 	uint64_t v = 1;
 
 	while (n--)
-		v *= 10;
+		v *= b;
 	return v;
 }
+
+/*
+ * frac_bytes: the bytes of FRAC / 10^NFRAC units of 2^SHIFT bytes, when that
+ * is a whole number. 10^n is 2^n x 5^n and the unit has no factor 5, so the
+ * fraction must be a multiple of 5^n; what is left is a binary fraction,
+ * below 2^SHIFT bytes, exact in 64 bits.
+ */
+static int frac_bytes(uint64_t frac, unsigned int nfrac, unsigned int shift, uint64_t *v)
+{
+	uint64_t five;
+
+	while (nfrac && frac % 10 == 0) {
+		frac /= 10;
+		nfrac--;
+	}
+	five = pow_u64(5, nfrac);
+	if (frac % five)
+		return -1;
+	frac /= five;
+	if (nfrac <= shift) {
+		*v = frac << (shift - nfrac);
+		return 0;
+	}
+	if (frac & ((1ULL << (nfrac - shift)) - 1))
+		return -1;
+	*v = frac >> (nfrac - shift);
+	return 0;
+}
+
+#define OUT_OF_RANGE	"out of range (at most 18446744073709551615 bytes)"
 
 int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
 {
 	const char *p = s, *unit;
-	u128 whole = 0, frac = 0, mult = 1, v;
-	unsigned int nfrac = 0;
+	uint64_t whole = 0, frac = 0, v, part = 0;
+	unsigned int nfrac = 0, shift = 0;
 
 	if (!s || !*s)
 		return why_set(why, whylen, "empty");
@@ -56,9 +114,9 @@ int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
 	if (!isdigit((unsigned char)*p))
 		return why_set(why, whylen, "not a number");
 	for (; isdigit((unsigned char)*p); p++) {
-		whole = whole * 10 + (u128)(*p - '0');
-		if (whole > UINT64_MAX)
-			return why_set(why, whylen, "out of range (at most 18446744073709551615 bytes)");
+		if (__builtin_mul_overflow(whole, 10, &whole) ||
+		    __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return why_set(why, whylen, OUT_OF_RANGE);
 	}
 	if (*p == '.') {
 		p++;
@@ -67,7 +125,7 @@ int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
 		for (; isdigit((unsigned char)*p); p++) {
 			if (nfrac == 18)
 				return why_set(why, whylen, "too many decimals");
-			frac = frac * 10 + (u128)(*p - '0');
+			frac = frac * 10 + (uint64_t)(*p - '0');
 			nfrac++;
 		}
 	}
@@ -77,7 +135,7 @@ int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
 
 		if (!u)
 			return why_set(why, whylen, "unknown unit '%s' (use K, M, G, T or KiB, MiB, GiB, TiB)", unit);
-		mult = (u128)1 << (10 * (u - units + 1));
+		shift = 10 * (unsigned int)(u - units + 1);
 		p++;
 		if ((p[0] == 'i' || p[0] == 'I') && (p[1] == 'B' || p[1] == 'b'))
 			p += 2;
@@ -88,17 +146,14 @@ int bw_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
 	} else if (nfrac) {
 		return why_set(why, whylen, "a fraction of a byte (a fraction needs a unit, e.g. 1.5M)");
 	}
-	v = whole * mult;
-	if (nfrac) {
-		u128 num = frac * mult, den = pow10_u64(nfrac);
-
-		if (num % den)
-			return why_set(why, whylen, "not a whole number of bytes");
-		v += num / den;
-	}
-	if (v > UINT64_MAX)
-		return why_set(why, whylen, "out of range (at most 18446744073709551615 bytes)");
-	*bytes = (uint64_t)v;
+	if (nfrac && frac_bytes(frac, nfrac, shift, &part))
+		return why_set(why, whylen, "not a whole number of bytes");
+	if (shift && whole > (UINT64_MAX >> shift))
+		return why_set(why, whylen, OUT_OF_RANGE);
+	v = whole << shift;
+	if (__builtin_add_overflow(v, part, &v))
+		return why_set(why, whylen, OUT_OF_RANGE);
+	*bytes = v;
 	return 0;
 }
 
@@ -166,7 +221,8 @@ static char *human(uint64_t v, char *buf, size_t len, int iec)
 			snprintf(buf, len, "%" PRIu64 "%s", v, v ? "B" : "");
 		return buf;
 	}
-	tenths = (uint64_t)(((u128)v * 10 + unit / 2) / unit);
+	/* v x 10 / unit, rounded, in parts that fit: unit is at most 2^60 */
+	tenths = v / unit * 10 + (v % unit * 10 + unit / 2) / unit;
 	if (tenths % 10 == 0 || v % unit == 0)
 		snprintf(buf, len, "%" PRIu64 "%s%c%s", tenths / 10, iec ? " " : "",
 			 letters[i], iec ? "iB" : "");

@@ -34,9 +34,10 @@ int bw_ctx_init(struct bw_ctx *ctx, const char *sysroot)
 	memset(ctx, 0, sizeof(*ctx));
 	if (!sysroot || !*sysroot)
 		return 0;
-	if (!realpath(sysroot, real) || stat(real, &st) || !S_ISDIR(st.st_mode))
-		return bw_fail(ctx, BW_EXIT_NOENT, "sysroot %s: %s", sysroot,
-			       errno ? strerror(errno) : "not a directory");
+	if (!realpath(sysroot, real) || stat(real, &st))
+		return bw_fail(ctx, BW_EXIT_USAGE, "sysroot %s: %s", sysroot, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bw_fail(ctx, BW_EXIT_USAGE, "sysroot %s: not a directory", sysroot);
 	if (strcmp(real, "/") != 0)
 		snprintf(ctx->root, sizeof(ctx->root), "%s", real);
 	return 0;
@@ -46,6 +47,9 @@ void bw_ctx_forget_mounts(struct bw_ctx *ctx)
 {
 	mnt_unref_table(ctx->mounts);
 	ctx->mounts = NULL;
+	bw_free_names(ctx->bdis, ctx->nbdis);
+	ctx->bdis = NULL;
+	ctx->nbdis = 0;
 }
 
 void bw_ctx_free(struct bw_ctx *ctx)
@@ -65,11 +69,12 @@ int bw_fail(struct bw_ctx *ctx, int code, const char *fmt, ...)
 
 int bw_prefix(struct bw_ctx *ctx, int code, const char *prefix)
 {
-	char tmp[2 * sizeof(ctx->err)];
+	char tmp[sizeof(ctx->err)];
 
-	snprintf(tmp, sizeof(tmp), "%s: %s", prefix, ctx->err);
-	memcpy(ctx->err, tmp, sizeof(ctx->err) - 1);
-	ctx->err[sizeof(ctx->err) - 1] = '\0';
+	/* cut at the end if need be; no byte past the string is copied */
+	if (snprintf(tmp, sizeof(tmp), "%s: %s", prefix, ctx->err) < 0)
+		return code;
+	memcpy(ctx->err, tmp, strlen(tmp) + 1);
 	return code;
 }
 
@@ -116,6 +121,51 @@ int bw_read_file(const char *path, char *buf, size_t len)
 	return err;
 }
 
+int bw_read_all(const char *path, char **text)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+	int fd, err = 0;
+
+	*text = NULL;
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		free(buf);
+		return err;
+	}
+	for (;;) {
+		if (len + 1 == cap) {
+			nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				err = -ENOMEM;	/* or a file past 64 MiB: not debugfs */
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			err = -errno;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
 /* parse_u64_line: a decimal number and an optional newline, nothing else */
 static int parse_u64_line(const char *s, uint64_t *v)
 {
@@ -145,16 +195,44 @@ int bw_read_u64(const char *path, uint64_t *v)
 	return r ? r : parse_u64_line(buf, v);
 }
 
-int bw_parse_devno(const char *s, dev_t *dev)
+/* parse_uint: decimal digits, no sign or space, that fit an unsigned int */
+static int parse_uint(const char **p, unsigned int *v)
+{
+	unsigned int x = 0;
+	const char *s = *p;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (UINT_MAX - (unsigned int)(*s - '0')) / 10)
+			return -ERANGE;
+		x = x * 10 + (unsigned int)(*s - '0');
+	}
+	*p = s;
+	*v = x;
+	return 0;
+}
+
+int bw_devno_prefix(const char *s, dev_t *dev, const char **rest)
 {
 	unsigned int maj, min;
-	char end;
 
-	if (sscanf(s, "%u:%u%c", &maj, &min, &end) == 3 && end != '\n')
-		return -EINVAL;
-	if (sscanf(s, "%u:%u", &maj, &min) != 2)
+	if (parse_uint(&s, &maj) || *s++ != ':' || parse_uint(&s, &min))
 		return -EINVAL;
 	*dev = makedev(maj, min);
+	if (rest)
+		*rest = s;
+	return 0;
+}
+
+int bw_parse_devno(const char *s, dev_t *dev)
+{
+	const char *rest;
+	dev_t d;
+
+	if (bw_devno_prefix(s, &d, &rest) || (*rest && strcmp(rest, "\n")))
+		return -EINVAL;
+	*dev = d;
 	return 0;
 }
 
@@ -233,23 +311,136 @@ const char *bw_kernel_release(const struct bw_ctx *ctx, char *buf, size_t len)
 	return buf;
 }
 
-/* attr_path: /sys/class/bdi/BDI/dirty_background_bytes; fails NOENT or NOATTR */
-static int attr_path(struct bw_ctx *ctx, const char *bdi, char *path, size_t len)
+const struct bw_attr bw_attrs[BW_NATTRS] = {
+	[BW_A_BG] = { BW_ATTR, BW_V_BYTES, 1,
+		      "the dirty_background_bytes series is not applied" },
+	[BW_A_MIN] = { "min_bytes", BW_V_BYTES, 0, "Linux 6.2 and later have it" },
+	[BW_A_MAX] = { "max_bytes", BW_V_BYTES, 0, "Linux 6.2 and later have it" },
+	[BW_A_MAXRATIO] = { "max_ratio", BW_V_PERCENT, 1, "Linux 2.6.24 and later have it" },
+	[BW_A_STRICT] = { "strict_limit", BW_V_BOOL, 1, "Linux 6.2 and later have it" },
+	[BW_A_RA] = { "read_ahead_kb", BW_V_KB, 0, "every kernel has it" },
+};
+
+int bw_attr_find(const char *name, size_t len)
+{
+	int a;
+
+	for (a = 0; a < BW_NATTRS; a++)
+		if (strlen(bw_attrs[a].name) == len && !strncmp(bw_attrs[a].name, name, len))
+			return a;
+	return -1;
+}
+
+int bw_parse_attr_value(int a, const char *s, uint64_t *v, char *why, size_t whylen)
+{
+	uint64_t x;
+	size_t n;
+	int r;
+
+	switch (bw_attrs[a].kind) {
+	case BW_V_BYTES:
+		return bw_parse_size(s, v, why, whylen);
+	case BW_V_KB:
+		/* KiB, as the file has it, or a size with a unit: 128, 128K, 1M */
+		r = bw_parse_size(s, &x, why, whylen);
+		if (r)
+			return r;
+		if (!s[strspn(s, "0123456789")]) {
+			*v = x;
+			return 0;
+		}
+		if (x % 1024) {
+			snprintf(why, whylen, "not a whole number of KiB");
+			return BW_EXIT_SIZE;
+		}
+		*v = x / 1024;
+		return 0;
+	case BW_V_PERCENT:
+		n = strspn(s, "0123456789");
+		if (!n || n > 3 || (s[n] && strcmp(s + n, "%")) ||
+		    (x = strtoull(s, NULL, 10)) > 100) {
+			snprintf(why, whylen, "not a percentage (0 to 100)");
+			return BW_EXIT_SIZE;
+		}
+		*v = x;
+		return 0;
+	case BW_V_BOOL:
+		if (!strcmp(s, "1") || !strcmp(s, "on") || !strcmp(s, "yes"))
+			*v = 1;
+		else if (!strcmp(s, "0") || !strcmp(s, "off") || !strcmp(s, "no"))
+			*v = 0;
+		else {
+			snprintf(why, whylen, "not 0 or 1 (or on, off)");
+			return BW_EXIT_SIZE;
+		}
+		return 0;
+	}
+	return BW_EXIT_SIZE;
+}
+
+char *bw_attr_text(int a, uint64_t v, char *buf, size_t len)
+{
+	char h[32];
+
+	switch (bw_attrs[a].kind) {
+	case BW_V_BYTES:
+		snprintf(buf, len, "%s", bw_human_iec(v, h, sizeof(h)));
+		break;
+	case BW_V_KB:
+		snprintf(buf, len, "%" PRIu64 " (%s)", v, bw_human_iec(v << 10, h, sizeof(h)));
+		break;
+	case BW_V_PERCENT:
+		snprintf(buf, len, "%" PRIu64 "%%", v);
+		break;
+	case BW_V_BOOL:
+		snprintf(buf, len, "%" PRIu64, v);
+		break;
+	}
+	return buf;
+}
+
+int bw_has_attr(const struct bw_ctx *ctx, const char *bdi, int a)
+{
+	char path[PATH_MAX];
+
+	return !bw_path(ctx, path, sizeof(path), "/sys/class/bdi/%s/%s", bdi, bw_attrs[a].name) &&
+	       access(path, F_OK) == 0;
+}
+
+const char *bw_instead(const struct bw_ctx *ctx, const char *bdi)
+{
+	if (bw_has_attr(ctx, bdi, BW_A_MAX) && bw_has_attr(ctx, bdi, BW_A_STRICT))
+		return "it has max_bytes and strict_limit, which limit the device's dirty pages "
+		       "instead (set TARGET max_bytes=SIZE strict_limit=1)";
+	if (bw_has_attr(ctx, bdi, BW_A_MAXRATIO))
+		return "it has max_ratio, which limits the device's share of the dirty pages "
+		       "instead (set TARGET max_ratio=PERCENT)";
+	return "it has no per-device writeback setting";
+}
+
+/* attr_path: /sys/class/bdi/BDI/ATTR; fails NOENT or NOATTR */
+static int attr_path(struct bw_ctx *ctx, const char *bdi, int a, char *path, size_t len)
 {
 	char rel[PATH_MAX], rel_buf[128];
 	struct stat st;
 
 	if (!bw_bdi_exists(ctx, bdi))
 		return bw_fail(ctx, BW_EXIT_NOENT, "no bdi named '%s' in /sys/class/bdi", bdi);
-	snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/" BW_ATTR, bdi);
+	snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/%s", bdi, bw_attrs[a].name);
 	if (bw_path(ctx, path, len, "%s", rel))
 		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: path too long", rel);
-	if (stat(path, &st) != 0 && errno == ENOENT)
+	if (stat(path, &st) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return 0;	/* the open says why */
+	if (a == BW_A_BG)
 		return bw_fail(ctx, BW_EXIT_NOATTR,
 			       "%s: no such attribute: the running kernel (%s) lacks the per-device "
-			       "background writeback threshold (the dirty_background_bytes series is not applied)",
-			       rel, bw_kernel_release(ctx, rel_buf, sizeof(rel_buf)));
-	return 0;
+			       "background writeback threshold (%s); %s",
+			       rel, bw_kernel_release(ctx, rel_buf, sizeof(rel_buf)),
+			       bw_attrs[a].since, bw_instead(ctx, bdi));
+	return bw_fail(ctx, BW_EXIT_NOATTR, "%s: no such attribute in the running kernel (%s) (%s)",
+		       rel, bw_kernel_release(ctx, rel_buf, sizeof(rel_buf)), bw_attrs[a].since);
 }
 
 static int errno_code(int err)
@@ -271,16 +462,16 @@ static int errno_code(int err)
 	}
 }
 
-int bw_get_bg(struct bw_ctx *ctx, const char *bdi, uint64_t *bytes)
+int bw_get_attr(struct bw_ctx *ctx, const char *bdi, int a, uint64_t *v)
 {
 	char path[PATH_MAX];
-	int r = attr_path(ctx, bdi, path, sizeof(path));
+	int r = attr_path(ctx, bdi, a, path, sizeof(path));
 
 	if (r)
 		return r;
-	r = bw_read_u64(path, bytes);
+	r = bw_read_u64(path, v);
 	if (r == -EINVAL || r == -ERANGE)
-		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: not a number of bytes",
+		return bw_fail(ctx, BW_EXIT_FAILURE, "%s: not a number",
 			       path + strlen(ctx->root));
 	if (r)
 		return bw_fail(ctx, errno_code(-r), "cannot read %s: %s",
@@ -288,21 +479,21 @@ int bw_get_bg(struct bw_ctx *ctx, const char *bdi, uint64_t *bytes)
 	return 0;
 }
 
-int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old)
+int bw_set_attr(struct bw_ctx *ctx, const char *bdi, int a, uint64_t v, uint64_t *old,
+		uint64_t *back)
 {
 	char path[PATH_MAX], buf[32];
 	const char *shown;
-	uint64_t back;
 	ssize_t w;
 	int fd, r, len;
 
-	r = bw_get_bg(ctx, bdi, old);
+	r = bw_get_attr(ctx, bdi, a, old);
 	if (r)
 		return r;
-	attr_path(ctx, bdi, path, sizeof(path));
+	attr_path(ctx, bdi, a, path, sizeof(path));
 	shown = path + strlen(ctx->root);
 	/* The whole value in one write(2): sysfs hands ->store() one buffer. */
-	len = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", bytes);
+	len = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", v);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);	/* O_TRUNC: as a shell does */
 	if (fd < 0) {
 		r = errno;
@@ -315,17 +506,30 @@ int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old
 		r = errno;
 	if (r == EINVAL || r == ERANGE)
 		return bw_fail(ctx, BW_EXIT_SIZE, "the kernel refused %" PRIu64 " for %s: %s",
-			       bytes, shown, strerror(r));
+			       v, shown, strerror(r));
 	if (r)
 		return bw_fail(ctx, errno_code(r), "cannot write %s: %s", shown, strerror(r));
 	if (w != len)
 		return bw_fail(ctx, BW_EXIT_FAILURE, "short write to %s (%zd of %d bytes)",
 			       shown, w, len);
-	r = bw_get_bg(ctx, bdi, &back);
+	r = bw_get_attr(ctx, bdi, a, back);
 	if (r)
 		return r;
-	if (back != bytes)
+	/* min_bytes, max_bytes and read_ahead_kb are kept in other units */
+	if (bw_attrs[a].exact && *back != v)
 		return bw_fail(ctx, BW_EXIT_FAILURE, "%s reads back %" PRIu64 " after writing %" PRIu64,
-			       shown, back, bytes);
+			       shown, *back, v);
 	return 0;
+}
+
+int bw_get_bg(struct bw_ctx *ctx, const char *bdi, uint64_t *bytes)
+{
+	return bw_get_attr(ctx, bdi, BW_A_BG, bytes);
+}
+
+int bw_set_bg(struct bw_ctx *ctx, const char *bdi, uint64_t bytes, uint64_t *old)
+{
+	uint64_t back;
+
+	return bw_set_attr(ctx, bdi, BW_A_BG, bytes, old, &back);
 }

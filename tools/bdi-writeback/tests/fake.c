@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A small but faithful system tree: three SCSI disks with partitions, a loop
+ * A small but faithful system tree: SCSI disks with partitions, a loop
  * device, a device-mapper volume, a btrfs filesystem, an NFS and a FUSE
  * mount, fuseblk, tmpfs, ramfs and overlay, a bind mount, a nested mount and
- * an overmount. Layout and file formats are those of Linux 6.12.
+ * an overmount, and the filesystems with a "<type>-N" bdi of their own
+ * (super_setup_bdi()): CIFS mounted twice, 9p, AFS, bcachefs on a disk, and
+ * two Ceph filesystems. Layout and file formats are those of Linux 6.12.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,17 +136,24 @@ static void blockdev(const struct fake *f, const char *dir, const char *name, co
 	fake_link(f, t, v);
 }
 
+/* a bdi's directory: 6.1 has no min_bytes, max_bytes or strict_limit */
 static void bdi(const struct fake *f, const char *name, int patched)
 {
 	char p[PATH_MAX], t[PATH_MAX];
 
-	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/min_bytes", name);
-	fake_file(f, p, "0\n");
-	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_bytes", name);
-	fake_file(f, p, "1073741824\n");
+	if (patched != FAKE_61) {
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/min_bytes", name);
+		fake_file(f, p, "0\n");
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_bytes", name);
+		fake_file(f, p, "1073741824\n");
+		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/strict_limit", name);
+		fake_file(f, p, "0\n");
+	}
+	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/max_ratio", name);
+	fake_file(f, p, "100\n");
 	xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/read_ahead_kb", name);
 	fake_file(f, p, "128\n");
-	if (patched) {
+	if (patched == FAKE_PATCHED) {
 		xsnprintf(p, sizeof(p), "/sys/devices/virtual/bdi/%s/" BW_ATTR, name);
 		fake_file(f, p, "0\n");
 	}
@@ -171,7 +180,20 @@ static const char mountinfo[] =
 	"34 20 8:16 /dir /srv/bind rw,relatime shared:3 - xfs /dev/sdb rw\n"
 	"35 20 8:16 / /mnt/stack rw,relatime shared:15 - xfs /dev/sdb rw\n"
 	"36 35 0:23 / /mnt/stack rw shared:16 - tmpfs tmpfs rw\n"
-	"37 20 0:46 / /mnt/lost rw,relatime shared:17 - btrfs /dev/sde rw\n";
+	"37 20 0:46 / /mnt/lost rw,relatime shared:17 - btrfs /dev/sde rw\n"
+	"38 20 0:80 / /mnt/cifs rw,relatime shared:18 - cifs //srv/share rw,vers=3.1.1\n"
+	"39 20 0:80 /sub /srv/share-sub rw,relatime shared:18 - cifs //srv/share rw,vers=3.1.1\n"
+	"40 20 0:81 / /mnt/9p rw,relatime shared:19 - 9p hostshare rw,trans=virtio\n"
+	"41 20 0:82 / /mnt/ceph1 rw,relatime shared:20 - ceph 10.0.0.1:6789:/ rw,name=admin\n"
+	"42 20 0:83 / /mnt/ceph2 rw,relatime shared:21 - ceph 10.0.0.1:6789:/b rw,name=admin\n"
+	"43 20 0:84 / /afs rw,relatime shared:22 - afs none rw,dyn\n"
+	"44 20 8:80 / /mnt/bcachefs rw,relatime shared:23 - bcachefs /dev/sdf rw\n"
+	/* xfs on /mnt/cover, tmpfs on its y, then ext4 over /mnt/cover hiding both */
+	"45 20 8:16 / /mnt/cover rw,relatime shared:24 - xfs /dev/sdb rw\n"
+	"46 45 0:24 / /mnt/cover/y rw shared:25 - tmpfs tmpfs rw\n"
+	"47 45 8:2 / /mnt/cover rw,relatime shared:26 - ext4 /dev/sda2 rw\n"
+	/* a name that starts like another mount's */
+	"48 20 8:16 / /mnt/data2 rw,relatime shared:27 - xfs /dev/sdb rw\n";
 
 /* debugfs stats as 6.12 with the series prints them (values in kB) */
 static const char stats_busy[] =
@@ -244,7 +266,8 @@ void fake_create(struct fake *f, int patched)
 		"/home/user", "/tmp", "/mnt/data/dir", "/mnt/data/scratch", "/mnt/pool/x",
 		"/mnt/sub vol", "/mnt/nfs/a", "/mnt/sshfs", "/mnt/ntfs", "/mnt/loop", "/mnt/lv",
 		"/mnt/ram", "/mnt/over", "/srv/bind", "/mnt/stack", "/mnt/lost", "/dev",
-		"/sys/fs/btrfs/features",
+		"/sys/fs/btrfs/features", "/mnt/cifs", "/srv/share-sub", "/mnt/9p", "/mnt/ceph1",
+		"/mnt/ceph2", "/afs", "/mnt/bcachefs", "/mnt/cover/y", "/mnt/databank",
 	};
 	const char *scsi = "/sys/devices/pci0000:00/0000:00:10.0/host0/block";
 	const char *virt = "/sys/devices/virtual/block";
@@ -269,9 +292,20 @@ void fake_create(struct fake *f, int patched)
 	blockdev(f, scsi, "sdd", "8:48", NULL);
 	blockdev(f, scsi, "sdd1", "8:49", "sdd");
 	blockdev(f, scsi, "sde", "8:64", NULL);
+	blockdev(f, scsi, "sdf", "8:80", NULL);
 	blockdev(f, virt, "loop0", "7:0", NULL);
+	fake_file(f, "/sys/devices/virtual/block/loop0/loop/backing_file", "/var/lib/img\n");
 	blockdev(f, virt, "dm-0", "253:0", NULL);
 	fake_file(f, "/sys/devices/virtual/block/dm-0/dm/name", "vg-data\n");
+	/* what each kind of disk has in sysfs */
+	blockdev(f, virt, "md0", "9:0", NULL);
+	fake_file(f, "/sys/devices/virtual/block/md0/md/level", "raid1\n");
+	blockdev(f, virt, "zram0", "252:0", NULL);
+	fake_file(f, "/sys/devices/virtual/block/zram0/comp_algorithm", "[lzo-rle] zstd\n");
+	blockdev(f, virt, "nbd0", "43:0", NULL);
+	blockdev(f, scsi, "sr0", "11:0", NULL);
+	fake_file(f, "/sys/devices/pci0000:00/0000:00:10.0/host0/block/sr0/device/type", "5\n");
+	blockdev(f, virt, "loop1", "7:1", NULL);	/* not bound: no loop/ */
 
 	bdi(f, "7:0", patched);
 	bdi(f, "8:0", patched);
@@ -284,6 +318,19 @@ void fake_create(struct fake *f, int patched)
 	bdi(f, "btrfs-1", patched);
 	bdi(f, "0:52", patched);
 	bdi(f, "0:60", patched);
+	bdi(f, "8:80", patched);
+	bdi(f, "9:0", patched);
+	bdi(f, "252:0", patched);
+	bdi(f, "43:0", patched);
+	bdi(f, "11:0", patched);
+	bdi(f, "7:1", patched);
+	/* super_setup_bdi(): "<type>-N", N counting every such bdi */
+	bdi(f, "cifs-2", patched);
+	bdi(f, "9p-3", patched);
+	bdi(f, "ceph-4", patched);
+	bdi(f, "ceph-5", patched);
+	bdi(f, "afs-6", patched);
+	bdi(f, "bcachefs-7", patched);
 
 	/* btrfs on sdc; its fsid directory links its bdi and its devices */
 	fake_link(f, "/sys/fs/btrfs/3b1f3c5e-7a0d-4e57-9d8a-0c9e4bd1f6a2/bdi",

@@ -12,6 +12,8 @@ struct fake {
 	char root[PATH_MAX];
 };
 
+/* the kernel: 6.12 as it is, with the series, or 6.1 */
+enum { FAKE_612 = 0, FAKE_PATCHED = 1, FAKE_61 = 2 };
 void fake_create(struct fake *f, int patched);
 void fake_destroy(struct fake *f);
 void fake_file(const struct fake *f, const char *path, const char *content);

@@ -64,6 +64,13 @@ static void size_arithmetic(void **state)
 	a.seconds_ms = 3600000;
 	a.max = UINT64_MAX;
 	assert_true(bw_auto_size(UINT64_MAX, &a, &clamped) == UINT64_MAX);
+	a.seconds_ms = 1000;
+	assert_true(bw_auto_size(UINT64_MAX, &a, &clamped) == UINT64_MAX);
+	assert_int_equal(clamped, 0);
+	/* the nearest MiB above 2^64 - 1 MiB does not fit: saturated */
+	assert_true(bw_auto_size(UINT64_MAX - MiB / 2 + 1, &a, NULL) == UINT64_MAX);
+	assert_true(bw_auto_size(UINT64_MAX - MiB / 2, &a, NULL) == UINT64_MAX - MiB + 1);
+	a.seconds_ms = 3600000;
 	/* no rounding: bytes exactly */
 	a.seconds_ms = 1500;
 	a.round = 0;
@@ -82,6 +89,11 @@ static void change_or_not(void **state)
 	assert_int_equal(bw_should_change(100, 89, 10), 1);
 	assert_int_equal(bw_should_change(100, 101, 0), 1);
 	assert_int_equal(bw_should_change(UINT64_MAX, 0, 10), 1);
+	/* at the top of the range: exactly 10 % is no change, one more is */
+	assert_int_equal(bw_should_change(UINT64_MAX, UINT64_MAX - UINT64_MAX / 10, 10), 0);
+	assert_int_equal(bw_should_change(UINT64_MAX, UINT64_MAX - UINT64_MAX / 10 - 1, 10), 1);
+	assert_int_equal(bw_should_change(UINT64_MAX, 1, 1000), 0);
+	assert_int_equal(bw_should_change(1, UINT64_MAX, 1000), 1);
 }
 
 static void stats_parsing(void **state)
@@ -96,14 +108,10 @@ static void stats_parsing(void **state)
 	assert_true(st.have_written && st.written_kb == 196608);
 	assert_true(st.have_bandwidth && st.bandwidth_kbps == 16384);
 	assert_true(st.have_bg_thresh && st.bg_thresh_kb == 199680);
-	assert_true(st.have_bg_bytes && st.bg_bytes_kb == 0);
 	free(text);
-	/* the first version of the series named the line BdiBackgroundBytes */
-	assert_int_equal(bw_parse_stats("BdiWriteback: 0 kB\nBdiBackgroundBytes: 64 kB\n", &st), 0);
-	assert_true(st.have_bg_bytes && st.bg_bytes_kb == 64);
-	/* an unpatched kernel has no BdiBgBytesThresh line */
-	assert_int_equal(bw_parse_stats("BdiWriteback: 0 kB\nBdiWriteBandwidth: 7 kBps\n", &st), 0);
-	assert_false(st.have_bg_bytes);
+	/* lines it does not know are passed over */
+	assert_int_equal(bw_parse_stats("BdiWriteback: 0 kB\nBdiBgBytesThresh: 64 kB\n"
+					"BdiWriteBandwidth: 7 kBps\n", &st), 0);
 	assert_true(st.bandwidth_kbps == 7);
 	/* a key that only starts like another, garbage */
 	assert_int_equal(bw_parse_stats("BdiWriteBandwidthX: 5\n", &st), -EINVAL);
@@ -149,6 +157,47 @@ static void kernel_estimate(void **state)
 	/* no debugfs for it */
 	assert_int_equal(bw_kernel_estimate(&ctx, "8:0", &bps), BW_EXIT_FAILURE);
 	assert_non_null(strstr(ctx.err, "debugfs"));
+	bw_ctx_free(&ctx);
+}
+
+/* wb_stats with many cgroups' contexts: read to the end, past 64 KiB */
+static void wb_stats_long(void **state)
+{
+	static const char block[] =
+		"WbCgIno:                 %5d\n"
+		"WbWriteback:                0 kB\n"
+		"WbReclaimable:              0 kB\n"
+		"WbDirtyThresh:              0 kB\n"
+		"WbDirtied:               4096 kB\n"
+		"WbWritten:               4096 kB\n"
+		"WbWriteBandwidth:       %5d kBps\n"
+		"b_dirty:                    0\n"
+		"b_io:                       0\n"
+		"b_more_io:                  0\n"
+		"b_dirty_time:               0\n"
+		"state:                      1\n"
+		"\n";
+	size_t len = 2000 * (sizeof(block) + 16), n = 0;
+	char *text = malloc(len);
+	struct bw_ctx ctx;
+	uint64_t bps = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(text);
+	/* 2000 contexts at 10 MiB/s, the last at 30 MiB/s */
+	for (i = 0; i < 2000; i++)
+		n += (size_t)snprintf(text + n, len - n, block, 100 + i, i == 1999 ? 30720 : 10240);
+	assert_true(n > 4 * 65536);
+	fake_file(&fk, "/sys/kernel/debug/bdi/8:32/wb_stats", text);
+	free(text);
+	text = fake_read(&fk, "/sys/kernel/debug/bdi/btrfs-1/stats");	/* idle */
+	assert_non_null(text);
+	fake_file(&fk, "/sys/kernel/debug/bdi/8:32/stats", text);
+	free(text);
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_kernel_estimate(&ctx, "8:32", &bps), 0);
+	assert_true(bps == 30 * MiB);
 	bw_ctx_free(&ctx);
 }
 
@@ -216,6 +265,14 @@ static void counter_rate(void **state)
 	b.busy_ms[1] = 1000;
 	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
 	assert_true(bps == 32 * MiB);
+	/* counters near the top of 64 bits: no wrap-around */
+	a = one("sdb", 0, 0);
+	b = one("sdb", UINT64_MAX / 512, 1000);
+	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
+	assert_true(bps == UINT64_MAX / 512 * 512);
+	b = one("sdb", UINT64_MAX / 512, 100);
+	assert_int_equal(bw_counter_rate(&ctx, &a, &b, &bps), 0);
+	assert_true(bps == UINT64_MAX);		/* saturated */
 }
 
 static void sampling(void **state)
@@ -248,6 +305,7 @@ int test_auto(void)
 		cmocka_unit_test(stats_parsing),
 		cmocka_unit_test(wb_stats_parsing),
 		cmocka_unit_test(kernel_estimate),
+		cmocka_unit_test(wb_stats_long),
 		cmocka_unit_test(blkstat_parsing),
 		cmocka_unit_test(counter_rate),
 		cmocka_unit_test(sampling),

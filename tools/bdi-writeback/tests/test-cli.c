@@ -22,15 +22,16 @@
 #include "fake.h"
 #include "tests.h"
 
-static struct fake fk, old;	/* patched, unpatched kernel */
+static struct fake fk, old, v61;	/* patched, unpatched kernel, 6.1 */
 
 #define ATTR(bdi) "/sys/devices/virtual/bdi/" bdi "/" BW_ATTR
 
 static int setup(void **state)
 {
 	(void)state;
-	fake_create(&fk, 1);
-	fake_create(&old, 0);
+	fake_create(&fk, FAKE_PATCHED);
+	fake_create(&old, FAKE_612);
+	fake_create(&v61, FAKE_61);
 	return 0;
 }
 
@@ -39,6 +40,7 @@ static int teardown(void **state)
 	(void)state;
 	fake_destroy(&fk);
 	fake_destroy(&old);
+	fake_destroy(&v61);
 	return 0;
 }
 
@@ -111,7 +113,7 @@ static void help_version_usage(void **state)
 
 static void set_and_read_back(void **state)
 {
-	char *out;
+	char *out, *err;
 
 	(void)state;
 	reset("8:16");
@@ -127,6 +129,19 @@ static void set_and_read_back(void **state)
 	attr_is("btrfs-1", "16777216\n");
 	cli(0, NULL, NULL, "set", "/mnt/nfs/a", "18446744073709551615");
 	attr_is("0:52", "18446744073709551615\n");
+	/* the disk under btrfs or bcachefs: set, with a note of where pages go */
+	cli(0, NULL, &err, "set", "/dev/sdc", "1M");
+	assert_string_equal(err, "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, "
+			    "whose dirty pages go to btrfs-1, not to the disk's bdi: give a path on "
+			    "the filesystem\n");
+	free(err);
+	cli(0, NULL, &err, "set", "8:80", "0");
+	assert_non_null(strstr(err, "note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
+			       "pages go to bcachefs-7"));
+	free(err);
+	cli(0, NULL, &err, "set", "/dev/sdb", "0");	/* xfs: its pages are the disk's */
+	assert_string_equal(err, "");
+	free(err);
 }
 
 static void set_refuses(void **state)
@@ -159,9 +174,18 @@ static void set_refuses(void **state)
 	attr_is("8:16", "0\n");
 }
 
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
 static void unpatched_kernel(void **state)
 {
-	char *err;
+	char *out, *err;
 
 	(void)state;
 	assert_int_equal(run_cli(NULL, &err, "--sysroot", old.root, "set", "/mnt/data", "64M", NULL),
@@ -169,11 +193,35 @@ static void unpatched_kernel(void **state)
 	assert_non_null(strstr(err, "/sys/class/bdi/8:16/dirty_background_bytes: no such attribute"));
 	assert_non_null(strstr(err, "running kernel (6.12.117-test)"));
 	assert_non_null(strstr(err, "not applied"));
+	/* and what that kernel has instead */
+	assert_non_null(strstr(err, "; it has max_bytes and strict_limit"));
+	assert_non_null(strstr(err, "set TARGET max_bytes=SIZE strict_limit=1"));
+	assert_int_equal(count_lines(err), 1);
 	free(err);
-	assert_int_equal(run_cli(NULL, NULL, "--sysroot", old.root, "get", "/dev/sda1", NULL),
-			 BW_EXIT_NOATTR);
+	/* get shows what the kernel has, '-' for what it lacks, and says it once */
+	assert_int_equal(run_cli(&out, &err, "--sysroot", old.root, "get", "-nr", "-o",
+				 "BDI,BG-BYTES,MAX-BYTES,STRICT", "/dev/sda1", NULL), 0);
+	assert_string_equal(out, "8:0 - 1G 0\n");
+	assert_int_equal(count_lines(err), 1);
+	assert_non_null(strstr(err, "note: no bdi has dirty_background_bytes"));
+	assert_non_null(strstr(err, "max_bytes and strict_limit"));
+	free(out), free(err);
 	assert_int_equal(run_cli(NULL, NULL, "--sysroot", old.root, "auto", "8:16", NULL),
 			 BW_EXIT_NOATTR);
+	/* --dry-run sizes all the same: 16 MiB/s x 2 s */
+	assert_int_equal(run_cli(&out, &err, "--sysroot", old.root, "auto", "--dry-run",
+				 "/mnt/data", NULL), 0);
+	assert_non_null(strstr(out, "would set dirty_background_bytes to 32 MiB (33554432); "
+			       "now - (the kernel lacks it)"));
+	assert_non_null(strstr(out, "16 MiB/s (16777216 bytes/s), from the kernel's estimate"));
+	assert_int_equal(count_lines(err), 1);
+	assert_non_null(strstr(err, "max_bytes=SIZE strict_limit=1"));
+	free(out), free(err);
+	/* the knobs it has can be set */
+	assert_int_equal(run_cli(&out, NULL, "--sysroot", old.root, "set", "/mnt/data",
+				 "max_bytes=64M", "strict_limit=1", NULL), 0);
+	assert_non_null(strstr(out, "8:16 (/mnt/data): strict_limit 0 -> 1\n"));
+	free(out);
 	assert_int_equal(run_cli(NULL, NULL, "--sysroot", old.root, "auto", "--watch", "8:16", NULL),
 			 BW_EXIT_NOATTR);
 	/* list works, says it once */
@@ -182,28 +230,256 @@ static void unpatched_kernel(void **state)
 	free(err);
 }
 
+/*
+ * set_as_nobody: "set TARGET V1 [V2]" run as nobody, since root may write
+ * anything (the tree is 0755/0644); its exit status, and *ERR what it said
+ */
+static int set_as_nobody(char **err, const char *target, const char *v1, const char *v2)
+{
+	char log[4096], *e = NULL;
+	int status;
+	pid_t pid;
+	FILE *fp;
+
+	xsnprintf(log, sizeof(log), "%s/nobody.log", fk.root);
+	fake_file(&fk, "/nobody.log", "");
+	chmod(log, 0666);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(100);
+		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, v1, v2, NULL);
+		fp = fopen(log, "w");
+		if (!fp || fputs(e, fp) < 0 || fclose(fp))
+			_exit(101);
+		_exit(status);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (err) {
+		*err = fake_read(&fk, "/nobody.log");
+		assert_non_null(*err);
+	}
+	return WEXITSTATUS(status);
+}
+
+/* knob_is: /sys/devices/virtual/bdi/BDI/KNOB of tree F reads WANT */
+static void knob_is(const struct fake *f, const char *bdi, const char *knob, const char *want)
+{
+	char path[256], *v;
+	int ok;
+
+	xsnprintf(path, sizeof(path), "/sys/devices/virtual/bdi/%s/%s", bdi, knob);
+	v = fake_read(f, path);
+	if (!v || strcmp(v, want))
+		print_error("%s: '%s', expected '%s'\n", path, v ? v : "(none)", want);
+	ok = v && !strcmp(v, want);
+	free(v);
+	assert_true(ok);
+}
+
+static void knobs(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	reset("8:16");
+	cli(0, &out, NULL, "set", "/mnt/data", "max_bytes=64M", "strict_limit=on", "max_ratio=50%",
+	    "read_ahead_kb=1M", "dirty_background_bytes=16M", "min_bytes=0");
+	assert_string_equal(out,
+		"8:16 (/mnt/data): max_bytes 1 GiB -> 64 MiB (67108864)\n"
+		"8:16 (/mnt/data): strict_limit 0 -> 1\n"
+		"8:16 (/mnt/data): max_ratio 100% -> 50%\n"
+		"8:16 (/mnt/data): read_ahead_kb 128 (128 KiB) -> 1024 (1 MiB)\n"
+		"8:16 (/mnt/data): dirty_background_bytes 0 B -> 16 MiB (16777216)\n"
+		"8:16 (/mnt/data): min_bytes 0 B -> 0 B (0)\n");
+	free(out);
+	knob_is(&fk, "8:16", "max_bytes", "67108864\n");
+	knob_is(&fk, "8:16", "strict_limit", "1\n");
+	knob_is(&fk, "8:16", "max_ratio", "50\n");
+	knob_is(&fk, "8:16", "read_ahead_kb", "1024\n");
+	attr_is("8:16", "16777216\n");
+	cli(0, &out, NULL, "get", "-nr", "-o", "STRICT,MAX-BYTES,MAX-RATIO,READ-AHEAD", "8:16");
+	assert_string_equal(out, "1 64M 50% 1M\n");
+	free(out);
+	cli(0, &out, NULL, "get", "-nrb", "-o", "MAX-RATIO,READ-AHEAD", "8:16");
+	assert_string_equal(out, "50 1048576\n");
+	free(out);
+	cli(0, NULL, NULL, "set", "8:16", "read_ahead_kb=256", "strict_limit=0", "max_ratio=100");
+	knob_is(&fk, "8:16", "read_ahead_kb", "256\n");
+	knob_is(&fk, "8:16", "strict_limit", "0\n");
+	/* bad values: status 7, nothing written, not even the good ones */
+	cli(BW_EXIT_SIZE, NULL, &err, "set", "8:16", "max_bytes=1M", "strict_limit=2");
+	assert_string_equal(err, "bdi-writeback: invalid strict_limit '2': not 0 or 1 (or on, off)\n");
+	free(err);
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=101");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=%");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=-1");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "read_ahead_kb=1.5K");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_bytes=-1");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_bytes=");
+	knob_is(&fk, "8:16", "max_bytes", "67108864\n");
+	knob_is(&fk, "8:16", "max_ratio", "100\n");
+	/* unknown knob, a knob twice, a bare size among several: bad usage */
+	cli(BW_EXIT_USAGE, NULL, &err, "set", "8:16", "min_ratio=5");
+	assert_non_null(strstr(err, "unknown knob 'min_ratio'"));
+	free(err);
+	cli(BW_EXIT_USAGE, NULL, NULL, "set", "8:16", "max_bytes=1M", "max_bytes=2M");
+	cli(BW_EXIT_USAGE, NULL, NULL, "set", "8:16", "1M", "max_bytes=2M");
+	knob_is(&fk, "8:16", "max_bytes", "67108864\n");
+	/* 6.1: no strict_limit: status 5, max_ratio offered, nothing written */
+	assert_int_equal(run_cli(NULL, &err, "--sysroot", v61.root, "set", "/mnt/data",
+				 "max_ratio=20", "strict_limit=1", NULL), BW_EXIT_NOATTR);
+	assert_non_null(strstr(err, "/sys/class/bdi/8:16/strict_limit: no such attribute in the "
+			       "running kernel (6.12.117-test) (Linux 6.2 and later have it)"));
+	free(err);
+	knob_is(&v61, "8:16", "max_ratio", "100\n");
+	assert_int_equal(run_cli(NULL, &err, "--sysroot", v61.root, "set", "/mnt/data", "1M", NULL),
+			 BW_EXIT_NOATTR);
+	assert_non_null(strstr(err, "it has max_ratio"));
+	assert_non_null(strstr(err, "set TARGET max_ratio=PERCENT"));
+	free(err);
+	assert_int_equal(run_cli(&out, NULL, "--sysroot", v61.root, "get", "-nr", "-o",
+				 "BDI,MIN-BYTES,MAX-BYTES,STRICT,BG-BYTES,MAX-RATIO", "/mnt/data", NULL), 0);
+	assert_string_equal(out, "8:16 - - - - 100%\n");
+	free(out);
+	assert_int_equal(run_cli(&out, NULL, "--sysroot", v61.root, "get", "-J", "-o",
+				 "BDI,STRICT", "/mnt/data", NULL), 0);
+	assert_non_null(strstr(out, "\"strict\": null"));
+	free(out);
+}
+
+/* a write that fails puts back the knobs already written */
+/* a write that fails puts back the knobs already written */
+static void knobs_put_back(void **state)
+{
+	char p1[4096], p2[4096], *err = NULL;
+
+	(void)state;
+	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
+	xsnprintf(p1, sizeof(p1), "%s", fake_path(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes"));
+	xsnprintf(p2, sizeof(p2), "%s", fake_path(&fk, "/sys/devices/virtual/bdi/8:16/strict_limit"));
+	chmod(p1, 0666);
+	chmod(p2, 0444);
+	assert_int_equal(set_as_nobody(&err, "8:16", "max_bytes=2M", "strict_limit=1"),
+			 BW_EXIT_PERM);
+	chmod(p1, 0644);
+	chmod(p2, 0644);
+	knob_is(&fk, "8:16", "max_bytes", "1073741824\n");
+	knob_is(&fk, "8:16", "strict_limit", "0\n");
+	assert_non_null(strstr(err, "cannot open /sys/class/bdi/8:16/strict_limit for writing"));
+	assert_non_null(strstr(err, "8:16: max_bytes put back to 1 GiB"));
+	free(err);
+}
+
+static void columns_and_sort(void **state)
+{
+	char *out;
+
+	(void)state;
+	cli(0, &out, NULL, "--list-columns");
+	assert_non_null(strstr(out, "*BDI"));
+	assert_non_null(strstr(out, " MAX-RATIO"));
+	assert_non_null(strstr(out, "*STRICT"));
+	free(out);
+	/* +COL: the default columns and these */
+	cli(0, &out, NULL, "get", "-o", "+READ-AHEAD,MAX-RATIO", "/mnt/data");
+	assert_non_null(strstr(out, "BDI "));
+	assert_non_null(strstr(out, " BG-BYTES "));
+	assert_non_null(strstr(out, " READ-AHEAD MAX-RATIO\n"));
+	free(out);
+	cli(0, &out, NULL, "get", "-nr", "-o", "+BDI", "/mnt/data");	/* once */
+	assert_non_null(strstr(out, "8:16 "));
+	assert_null(strstr(out + 1, "8:16"));
+	free(out);
+	cli(BW_EXIT_USAGE, NULL, NULL, "list", "-o", "+NOPE");
+	cli(BW_EXIT_USAGE, NULL, NULL, "list", "--sort", "NOPE");
+	cli(BW_EXIT_USAGE, NULL, NULL, "set", "--sort", "BDI", "8:16", "1M");
+	/* sorting: text, numbers (not their human form), absent first */
+	fake_file(&fk, ATTR("8:16"), "2097152\n");
+	fake_file(&fk, ATTR("7:0"), "1048576\n");
+	fake_file(&fk, ATTR("8:0"), "10485760\n");
+	cli(0, &out, NULL, "get", "-nr", "-o", "BDI,BG-BYTES", "-x", "BG-BYTES",
+	    "/dev/sda", "/dev/sdb", "/dev/loop0");
+	assert_string_equal(out, "7:0 1M\n8:16 2M\n8:0 10M\n");
+	free(out);
+	cli(0, &out, NULL, "get", "-nr", "-o", "TYPE,BDI", "--sort=type",
+	    "/mnt/pool", "/dev/sdb", "/mnt/nfs", "/dev/loop0");
+	assert_string_equal(out, "btrfs btrfs-1\ndisk 8:16\nloop 7:0\nnfs 0:52\n");
+	free(out);
+	assert_int_equal(run_cli(&out, NULL, "--sysroot", v61.root, "get", "-nr", "-o",
+				 "BDI,MAX-BYTES", "-x", "MAX-BYTES", "/dev/sdb", "/mnt/pool", NULL), 0);
+	assert_string_equal(out, "8:16 -\nbtrfs-1 -\n");
+	free(out);
+	reset("8:16");
+	reset("7:0");
+	reset("8:0");
+}
+
+/* several targets: each is tried, each failure said, 64 when some failed */
+static void several_targets(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	cli(BW_EXIT_PARTIAL, &out, &err, "get", "-nr", "-o", "BDI", "/dev/sdb", "/nope", "/tmp",
+	    "/mnt/nfs");
+	assert_string_equal(out, "8:16\n0:52\n");
+	assert_string_equal(err, "bdi-writeback: /nope: no such bdi, device or path\n"
+			    "bdi-writeback: /tmp: /tmp (tmpfs) has no backing device that writes "
+			    "back: its pages are not written to any device\n");
+	free(out), free(err);
+	cli(BW_EXIT_PARTIAL, &out, NULL, "list", "-nr", "-o", "BDI", "/nope", "/dev/sda");
+	assert_string_equal(out, "8:0\n");
+	free(out);
+	/* all failed: 64 for several, the failure's own status for one */
+	cli(BW_EXIT_PARTIAL, &out, NULL, "get", "/nope", "/tmp");
+	assert_string_equal(out, "");
+	free(out);
+	cli(BW_EXIT_NOENT, NULL, NULL, "get", "/nope");
+	cli(BW_EXIT_NOBDI, NULL, NULL, "list", "/tmp");
+}
+
+static void small_usage(void **state)
+{
+	char *err;
+	FILE *fp;
+
+	(void)state;
+	/* a negative number anywhere but set's SIZE is an unknown option */
+	cli(BW_EXIT_USAGE, NULL, &err, "get", "-1");
+	assert_non_null(strstr(err, "invalid option -- '1'"));
+	free(err);
+	cli(BW_EXIT_USAGE, NULL, NULL, "list", "-5");
+	cli(BW_EXIT_USAGE, NULL, NULL, "auto", "-2", "8:16");
+	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "-1");
+	cli(BW_EXIT_SIZE, NULL, NULL, "-r", "set", "8:16", "-1");
+	/* --sysroot that is a file: said so */
+	fp = fopen(fake_path(&fk, "/afile"), "w");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(run_cli(NULL, &err, "--sysroot", fake_path(&fk, "/afile"), "list", NULL),
+			 BW_EXIT_USAGE);
+	assert_non_null(strstr(err, "afile: not a directory"));
+	assert_null(strstr(err, "Invalid argument"));
+	free(err);
+	assert_int_equal(run_cli(NULL, &err, "--sysroot", "/nonexistent/x", "list", NULL),
+			 BW_EXIT_USAGE);
+	assert_non_null(strstr(err, "sysroot /nonexistent/x: No such file or directory"));
+	free(err);
+}
+
 static void permission_denied(void **state)
 {
 	char path[4096];
-	int status;
-	pid_t pid;
 
 	(void)state;
 	reset("8:16");
 	xsnprintf(path, sizeof(path), "%s", fake_path(&fk, ATTR("8:16")));
 	chmod(path, 0444);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* root may write anything: drop to nobody (the tree is 0755/0644) */
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			_exit(100);
-		_exit(run_cli(NULL, NULL, "--sysroot", fk.root, "set", "/mnt/data", "1M", NULL));
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(set_as_nobody(NULL, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
 	chmod(path, 0644);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), BW_EXIT_PERM);
 	attr_is("8:16", "0\n");
 }
 
@@ -235,9 +511,23 @@ static void get_and_list(void **state)
 	assert_non_null(strstr(out, "\"device\": \"dm-0 (vg-data)\""));
 	assert_non_null(strstr(out, "\"type\": \"loop\""));
 	free(out);
+	/* TYPE and DEVICE from what resolution found */
+	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE,DEVICE", "/mnt/cifs", "/mnt/bcachefs",
+	    "/dev/sdf", "/mnt/9p", "/dev/loop0", "ceph-4");
+	assert_string_equal(out, "cifs-2 cifs //srv/share\nbcachefs-7 bcachefs /dev/sdf\n8:80 disk sdf\n"
+			    "9p-3 9p hostshare\n7:0 loop loop0\nceph-4 ceph \n");
+	free(out);
+	/* a disk's TYPE from its sysfs directory, not its name */
+	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE,DEVICE", "9:0", "252:0", "43:0",
+	    "11:0", "7:1", "253:0", "8:16");
+	assert_string_equal(out, "9:0 md md0\n252:0 zram zram0\n43:0 nbd nbd0\n11:0 rom sr0\n"
+			    "7:1 loop loop1\n253:0 dm dm-0\\x20(vg-data)\n8:16 disk sdb\n");
+	free(out);
 	/* bdis in device-number order, the named ones after */
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI");
-	assert_string_equal(out, "0:52\n0:60\n7:0\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n253:0\nbtrfs-1\n");
+	assert_string_equal(out, "0:52\n0:60\n7:0\n7:1\n8:0\n8:16\n8:32\n8:48\n8:49-fuseblk\n8:64\n"
+			    "8:80\n9:0\n11:0\n43:0\n252:0\n253:0\n9p-3\nafs-6\nbcachefs-7\n"
+			    "btrfs-1\nceph-4\nceph-5\ncifs-2\n");
 	free(out);
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE", "/mnt/loop", "/dev/sda2", "/mnt/loop");
 	assert_string_equal(out, "7:0 loop\n8:0 disk\n");
@@ -271,8 +561,16 @@ static void auto_sizes(void **state)
 	attr_is("8:16", "4194304\n");	/* 1.6 MiB: the minimum */
 	cli(0, NULL, NULL, "auto", "/mnt/data", "--seconds", "100", "--max", "512M");
 	attr_is("8:16", "536870912\n");
-	cli(BW_EXIT_SIZE, NULL, NULL, "auto", "/mnt/data", "--min", "1G", "--max", "512M");
-	cli(BW_EXIT_SIZE, NULL, NULL, "auto", "/mnt/data", "--min", "lots");
+	/* bad option values are bad usage, like a bad --seconds */
+	cli(BW_EXIT_USAGE, NULL, NULL, "auto", "/mnt/data", "--min", "1G", "--max", "512M");
+	cli(BW_EXIT_USAGE, NULL, &err, "auto", "/mnt/data", "--min", "lots");
+	assert_string_equal(err, "bdi-writeback: invalid --min 'lots': not a number\n"
+			    "Try 'bdi-writeback --help' for more information.\n");
+	free(err);
+	cli(BW_EXIT_USAGE, NULL, NULL, "auto", "/mnt/data", "--max", "-1");
+	cli(BW_EXIT_USAGE, NULL, NULL, "auto", "/mnt/data", "--fallback", "1X");
+	cli(BW_EXIT_USAGE, NULL, NULL, "auto", "/mnt/data", "--seconds", "x");
+	attr_is("8:16", "536870912\n");
 	/* btrfs: its own bdi, idle, the contexts' last estimate (40 MiB/s) */
 	cli(0, NULL, NULL, "auto", "/mnt/pool");
 	attr_is("btrfs-1", "83886080\n");
@@ -407,41 +705,104 @@ static void watch(void **state)
 	assert_true(wait_for(log, "/dev/sdb: SIGTERM, stopping"));
 }
 
-static void watch_mount_goes(void **state)
+/* start_watch: a watcher of TARGET logging to LOG, every 0.1 s */
+static pid_t start_watch(const char *log, const char *target)
 {
-	char log[4096], *mi;
-	int status;
-	pid_t pid;
+	pid_t pid = fork();
 
-	(void)state;
-	reset("8:16");
-	xsnprintf(log, sizeof(log), "%s/watch2.log", fk.root);
-	mi = fake_read(&fk, "/proc/self/mountinfo");
-	assert_non_null(mi);
-	watcher = pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (!freopen(log, "w", stdout))
 			_exit(100);
 		_exit(bw_main(7, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "auto", "-w",
-					       "-i0.1", "/mnt/data/dir", NULL }));
+					       "-i0.1", (char *)target, NULL }));
 	}
+	return pid;
+}
+
+static void stop_watch(pid_t pid, int sig, const char *log)
+{
+	int status;
+
+	kill(pid, sig);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	watcher = 0;
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(wait_for(log, sig == SIGINT ? "SIGINT, stopping" : "SIGTERM, stopping"));
+}
+
+static void watch_mount_goes(void **state)
+{
+	char log[4096], *mi;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, sizeof(log), "%s/watch2.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	watcher = start_watch(log, "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: watching bdi 8:16"));
 	assert_true(wait_for(log, "0 B -> 32 MiB"));
 	/* unmounted: the path now lies on / (sda), which must not be touched */
 	fake_file(&fk, "/proc/self/mountinfo",
 		  "20 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n");
-	assert_true(wait_for(log, "/mnt/data/dir: gone (/mnt/data is not mounted)"));
+	assert_true(wait_for(log, "/mnt/data: gone (/mnt/data is not mounted)"));
 	sleep_ms(300);
 	attr_is("8:0", "0\n");
 	fake_file(&fk, "/proc/self/mountinfo", mi);
 	reset("8:16");
-	assert_true(wait_for(log, "/mnt/data/dir: back, bdi 8:16"));
-	assert_true(wait_for_n(log, "(/mnt/data/dir): 0 B -> 32 MiB", 2));
-	kill(pid, SIGINT);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	watcher = 0;
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	assert_true(wait_for(log, "SIGINT, stopping"));
+	assert_true(wait_for(log, "/mnt/data: back, bdi 8:16"));
+	assert_true(wait_for_n(log, "(/mnt/data): 0 B -> 32 MiB", 2));
+	stop_watch(watcher, SIGINT, log);
+	free(mi);
+}
+
+/*
+ * A path not mounted yet when the watch starts: nothing is done to the
+ * filesystem below (here /, on sda); once mounted, it is sized.
+ */
+static void watch_not_mounted_yet(void **state)
+{
+	char log[4096], *mi, *before, *p;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, sizeof(log), "%s/watch3.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	/* the same table without /mnt/data */
+	before = strdup(mi);
+	assert_non_null(before);
+	p = strstr(before, "22 20 8:16 / /mnt/data ");
+	assert_non_null(p);
+	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	watcher = start_watch(log, "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: watching what is mounted on /mnt/data: bandwidth x 2 s"));
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting for it"));
+	sleep_ms(400);
+	attr_is("8:0", "0\n");
+	attr_is("8:16", "0\n");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
+	attr_is("8:16", "33554432\n");
+	attr_is("8:0", "0\n");
+	stop_watch(watcher, SIGTERM, log);
+	/* a directory that is no mount point is waited for the same way */
+	xsnprintf(log, sizeof(log), "%s/watch4.log", fk.root);
+	watcher = start_watch(log, "/mnt/data/dir/");
+	assert_true(wait_for(log, "/mnt/data/dir/: not there yet (/mnt/data/dir is not mounted)"));
+	/* and one that does not exist yet (an automount point) */
+	stop_watch(watcher, SIGTERM, log);
+	xsnprintf(log, sizeof(log), "%s/watch5.log", fk.root);
+	watcher = start_watch(log, "/media/stick");
+	assert_true(wait_for(log, "/media/stick: not there yet (/media/stick is not mounted)"));
+	stop_watch(watcher, SIGTERM, log);
+	attr_is("8:0", "0\n");
+	free(before);
 	free(mi);
 }
 
@@ -453,10 +814,16 @@ int test_cli(void)
 		cmocka_unit_test(set_refuses),
 		cmocka_unit_test(unpatched_kernel),
 		cmocka_unit_test(permission_denied),
+		cmocka_unit_test(knobs),
+		cmocka_unit_test(knobs_put_back),
+		cmocka_unit_test(columns_and_sort),
+		cmocka_unit_test(several_targets),
+		cmocka_unit_test(small_usage),
 		cmocka_unit_test(get_and_list),
 		cmocka_unit_test(auto_sizes),
 		cmocka_unit_test_teardown(watch, stop_watcher),
 		cmocka_unit_test_teardown(watch_mount_goes, stop_watcher),
+		cmocka_unit_test_teardown(watch_not_mounted_yet, stop_watcher),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

@@ -132,6 +132,75 @@ static void by_path(void **state)
 	expect("/mnt/lv", "253:0", BW_BY_PATH);		/* device mapper */
 }
 
+/* the filesystems whose bdi super_setup_bdi() names "<type>-N" */
+static void by_path_fs_own_bdi(void **state)
+{
+	(void)state;
+	expect("/mnt/cifs", "cifs-2", BW_BY_PATH);
+	expect("/srv/share-sub", "cifs-2", BW_BY_PATH);	/* its second mount */
+	expect("/mnt/9p", "9p-3", BW_BY_PATH);
+	expect("/afs", "afs-6", BW_BY_PATH);
+	/* bcachefs: its own bdi, not its disk's (8:80), whose number it shows */
+	expect("/mnt/bcachefs", "bcachefs-7", BW_BY_PATH);
+	expect("/dev/sdf", "8:80", BW_BY_DEVICE);
+	/* two Ceph filesystems, two bdis: nothing says which is whose */
+	refused("/mnt/ceph1", BW_EXIT_AMBIGUOUS, "cannot tell which of ceph-4, ceph-5 holds");
+	refused("/mnt/ceph2", BW_EXIT_AMBIGUOUS, "give the bdi's name");
+	expect("ceph-5", "ceph-5", BW_BY_NAME);
+}
+
+static void kinds(void **state)
+{
+	static const struct {
+		const char *target;
+		enum bw_kind kind;
+	} cases[] = {
+		{ "/mnt/data", BW_KIND_DISK }, { "/dev/sda1", BW_KIND_DISK },
+		{ "/mnt/pool", BW_KIND_FS }, { "/mnt/cifs", BW_KIND_FS },
+		{ "/mnt/bcachefs", BW_KIND_FS }, { "/mnt/nfs", BW_KIND_ANON },
+		{ "/mnt/sshfs", BW_KIND_ANON }, { "/mnt/ntfs", BW_KIND_FUSEBLK },
+		{ "8:16", BW_KIND_DISK }, { "btrfs-1", BW_KIND_FS }, { "cifs-2", BW_KIND_FS },
+		{ "0:52", BW_KIND_ANON }, { "8:49-fuseblk", BW_KIND_FUSEBLK },
+	};
+	struct bw_ctx ctx;
+	struct bw_target t;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(bw_resolve(&ctx, cases[i].target, &t), 0);
+		if (t.kind != cases[i].kind)
+			print_error("%s: kind %d\n", cases[i].target, t.kind);
+		assert_int_equal(t.kind, cases[i].kind);
+	}
+	bw_ctx_free(&ctx);
+}
+
+static void devno_parsing(void **state)
+{
+	const char *rest;
+	dev_t d;
+
+	(void)state;
+	assert_int_equal(bw_parse_devno("8:16\n", &d), 0);
+	assert_true(d == makedev(8, 16));
+	assert_int_equal(bw_parse_devno("259:0", &d), 0);
+	assert_true(d == makedev(259, 0));
+	assert_int_equal(bw_devno_prefix("8:49-fuseblk", &d, &rest), 0);
+	assert_true(d == makedev(8, 49));
+	assert_string_equal(rest, "-fuseblk");
+	assert_int_equal(bw_parse_devno("8:49-fuseblk", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:16x", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno(" 8:16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("-8:16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:+16", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("8:", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("4294967296:0", &d), -EINVAL);
+	assert_int_equal(bw_parse_devno("btrfs-1", &d), -EINVAL);
+	assert_int_equal(bw_devno_prefix("btrfs-1", &d, &rest), -EINVAL);
+}
+
 static void by_path_mount_details(void **state)
 {
 	struct bw_ctx ctx;
@@ -141,7 +210,6 @@ static void by_path_mount_details(void **state)
 	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
 	assert_int_equal(bw_resolve(&ctx, "/mnt/pool/x", &t), 0);
 	assert_string_equal(t.mountpoint, "/mnt/pool");
-	assert_string_equal(t.fstype, "btrfs");
 	assert_int_equal(bw_resolve(&ctx, "/home/user", &t), 0);
 	assert_string_equal(t.mountpoint, "/home");
 	bw_ctx_free(&ctx);
@@ -155,6 +223,26 @@ static void without_writeback(void **state)
 	refused("/mnt/over", BW_EXIT_NOBDI, "upper layer");
 	refused("/mnt/data/scratch", BW_EXIT_NOBDI, "(tmpfs)");	/* nested mount */
 	refused("/mnt/stack", BW_EXIT_NOBDI, "(tmpfs)");		/* overmount: the top one */
+}
+
+/* mounts hidden under a later mount are not the path's */
+static void hidden_mounts(void **state)
+{
+	struct bw_ctx ctx;
+	struct bw_target t;
+
+	(void)state;
+	/* /mnt/cover/y (tmpfs) is hidden by the ext4 over /mnt/cover */
+	expect("/mnt/cover/y", "8:0", BW_BY_PATH);
+	expect("/mnt/cover", "8:0", BW_BY_PATH);
+	assert_int_equal(bw_ctx_init(&ctx, fk.root), 0);
+	assert_int_equal(bw_resolve(&ctx, "/mnt/cover/y", &t), 0);
+	assert_string_equal(t.mountpoint, "/mnt/cover");
+	assert_string_equal(t.bdi, "8:0");		/* the ext4's, sda2 */
+	/* a directory named like a mount point is not under it */
+	assert_int_equal(bw_resolve(&ctx, "/mnt/databank", &t), 0);
+	assert_string_equal(t.mountpoint, "/");
+	bw_ctx_free(&ctx);
 }
 
 static void missing(void **state)
@@ -184,12 +272,36 @@ static void whole_disk(void **state)
 	bw_ctx_free(&ctx);
 }
 
+/* bw_prefix: the message with a prefix, cut to fit, nothing past its end */
+static void prefix(void **state)
+{
+	struct bw_ctx ctx;
+	char big[2000];
+	size_t n;
+
+	(void)state;
+	memset(&ctx, 'Z', sizeof(ctx));
+	strcpy(ctx.err, "no such thing");
+	assert_int_equal(bw_prefix(&ctx, 3, "/mnt/x"), 3);
+	assert_string_equal(ctx.err, "/mnt/x: no such thing");
+	n = strlen(ctx.err);
+	/* the bytes after the new end are as they were */
+	assert_int_equal(ctx.err[n + 1], 'Z');
+	assert_int_equal(ctx.err[sizeof(ctx.err) - 1], 'Z');
+	/* too long: cut at the buffer's end */
+	memset(big, 'p', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(bw_prefix(&ctx, 1, big), 1);
+	assert_int_equal(strlen(ctx.err), sizeof(ctx.err) - 1);
+	assert_int_equal(ctx.err[0], 'p');
+}
+
 static void sysroot_missing(void **state)
 {
 	struct bw_ctx ctx;
 
 	(void)state;
-	assert_int_equal(bw_ctx_init(&ctx, "/nonexistent/sysroot"), BW_EXIT_NOENT);
+	assert_int_equal(bw_ctx_init(&ctx, "/nonexistent/sysroot"), BW_EXIT_USAGE);
 	assert_int_equal(bw_ctx_init(&ctx, "/"), 0);
 	assert_string_equal(ctx.root, "");
 }
@@ -201,10 +313,15 @@ int test_resolve(void)
 		cmocka_unit_test(by_device_name),
 		cmocka_unit_test(by_device_node),
 		cmocka_unit_test(by_path),
+		cmocka_unit_test(by_path_fs_own_bdi),
+		cmocka_unit_test(kinds),
+		cmocka_unit_test(devno_parsing),
 		cmocka_unit_test(by_path_mount_details),
 		cmocka_unit_test(without_writeback),
+		cmocka_unit_test(hidden_mounts),
 		cmocka_unit_test(missing),
 		cmocka_unit_test(whole_disk),
+		cmocka_unit_test(prefix),
 		cmocka_unit_test(sysroot_missing),
 	};
 

@@ -25,6 +25,13 @@ static void sizes_accepted(void **state)
 		{ "18446744073709551615", UINT64_MAX },
 		{ "16777215T", 16777215ULL << 40 },
 		{ "67108864", 67108864 },
+		/* fractions: exact at every scale, trailing zeros ignored */
+		{ "16777215.5T", 18446743523953737728ULL },
+		{ "17179869183.5G", 18446744073172680704ULL },
+		{ "1.000000000000000000K", 1024 }, { "0.9765625K", 1000 },
+		{ "0.00048828125M", 512 }, { "0.000003814697265625T", 4194304 },
+		{ "18014398509481983.5K", 18446744073709551104ULL },
+		{ "18014398509481983.9990234375K", UINT64_MAX },
 	};
 	size_t i;
 
@@ -53,6 +60,15 @@ static void sizes_refused(void **state)
 		{ "18446744073709551616", "out of range" }, { "16777216T", "out of range" },
 		{ "99999999999999999999999", "out of range" },
 		{ "1.0000000000000000001K", "too many decimals" },
+		/* the edges of 64 bits: no wrap-around */
+		{ "18446744073709551616K", "out of range" },
+		{ "16777216.5T", "out of range" }, { "17179869184G", "out of range" },
+		{ "18014398509481984K", "out of range" },
+		{ "36893488147419103232", "out of range" },
+		{ "184467440737095516150", "out of range" },
+		{ "16777215.999999999999999999T", "not a whole number" },
+		{ "1.00000000000000001T", "not a whole number" },
+		{ "0.0009765625", "fraction of a byte" },
 	};
 	size_t i;
 
@@ -66,6 +82,26 @@ static void sizes_refused(void **state)
 		assert_non_null(strstr(why, cases[i].why));
 	}
 	assert_int_equal(bw_parse_size(NULL, NULL, NULL, 0), BW_EXIT_SIZE);
+}
+
+/* a x b / c in 64 bits, at the edges */
+static void mul_div(void **state)
+{
+	(void)state;
+	assert_true(bw_mul_div(0, 0, 1) == 0);
+	assert_true(bw_mul_div(6, 7, 2) == 21);
+	assert_true(bw_mul_div(7, 1, 2) == 3);			/* rounded down */
+	assert_true(bw_mul_div(UINT64_MAX, UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	assert_true(bw_mul_div(UINT64_MAX, 1000, 1000) == UINT64_MAX);
+	assert_true(bw_mul_div(UINT64_MAX, 999, 1000) == 18428297329635842063ULL);
+	assert_true(bw_mul_div(UINT64_MAX, 3, 4) == 13835058055282163711ULL);
+	assert_true(bw_mul_div(1ULL << 63, 2, 2) == 1ULL << 63);
+	assert_true(bw_mul_div(1ULL << 63, 4, 2) == UINT64_MAX);	/* 2^64: saturated */
+	assert_true(bw_mul_div(UINT64_MAX, UINT64_MAX, 1) == UINT64_MAX);
+	assert_true(bw_mul_div(UINT64_MAX, 2, UINT64_MAX) == 2);
+	assert_true(bw_mul_div(0xffffffffULL, 0xffffffffULL, 1) == 0xfffffffe00000001ULL);
+	assert_true(bw_mul_div(1, 1, 0) == UINT64_MAX);		/* no division by 0 */
+	assert_true(bw_mul_div(3037000500ULL, 3037000500ULL, 3) == 3074457345666750000ULL);
 }
 
 static void seconds(void **state)
@@ -100,6 +136,10 @@ static void human(void **state)
 	assert_string_equal(bw_human(64ULL << 20, b, sizeof(b)), "64M");
 	assert_string_equal(bw_human(5ULL << 28, b, sizeof(b)), "1.3G");	/* 1.25 */
 	assert_string_equal(bw_human(UINT64_MAX, b, sizeof(b)), "16E");
+	assert_string_equal(bw_human(17870283321406128128ULL, b, sizeof(b)), "15.5E");
+	assert_string_equal(bw_human((1ULL << 60) - 1, b, sizeof(b)), "1024P");
+	assert_string_equal(bw_human(1023, b, sizeof(b)), "1023B");
+	assert_string_equal(bw_human(1126, b, sizeof(b)), "1.1K");
 	assert_string_equal(bw_human_iec(0, b, sizeof(b)), "0 B");
 	assert_string_equal(bw_human_iec(64ULL << 20, b, sizeof(b)), "64 MiB");
 	assert_string_equal(bw_human_iec(3ULL << 29, b, sizeof(b)), "1.5 GiB");
@@ -110,6 +150,7 @@ int test_size(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes_accepted),
 		cmocka_unit_test(sizes_refused),
+		cmocka_unit_test(mul_div),
 		cmocka_unit_test(seconds),
 		cmocka_unit_test(human),
 	};

@@ -52,6 +52,7 @@ check() {
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 has() { case $out in *"$1"*) return 0 ;; esac; return 1; }
+has_line() { printf '%s\n' "$out" | grep -qx -- "$1"; }
 # attr BDI: its dirty_background_bytes; nothing when it has none
 attr() { cat "/sys/class/bdi/$1/dirty_background_bytes" 2>/dev/null; }
 attr_is() { check "$1: dirty_background_bytes reads $2 (it reads $(attr "$1"))" [ "$(attr "$1")" = "$2" ]; }
@@ -281,6 +282,9 @@ patched() {
 	set_get /mnt/vdc/ "$btrfs"
 	run 0 "get /dev/vdc: the disk's bdi" $BW get -n -r -o BDI /dev/vdc
 	check "/dev/vdc is $(cat /sys/block/vdc/dev), not $btrfs" [ "$out" = "$(cat /sys/block/vdc/dev)" ]
+	run 0 "set /dev/vdc 1M: the disk, with a note" $BW set /dev/vdc 1M
+	check "the note names $btrfs" has "whose dirty pages go to $btrfs"
+	run 0 "set /dev/vdc 0" $BW set /dev/vdc 0
 	step "loop device"
 	set_get /dev/loop0 7:0
 	set_get /mnt/loop 7:0
@@ -308,7 +312,12 @@ patched() {
 	run 3 "no such device" $BW set /dev/vdz 1M
 	run 3 "no such bdi" $BW get 9:99
 	run 3 "a character device" $BW get /dev/null
-	run 7 "bad --max" $BW auto /mnt/vdb --max 1X
+	run 2 "bad --max (a bad option value is bad usage)" $BW auto /mnt/vdb --max 1X
+	run 2 "get -1 is an unknown option" $BW get -1
+	run 64 "several targets, one bad: each tried, 64" $BW get -nr -o BDI /mnt/vdb /nonexistent
+	check "the good one is shown" has_line "$ext4"
+	run 7 "set: a bad knob value" $BW set /mnt/vdb strict_limit=2
+	run 2 "set: an unknown knob" $BW set /mnt/vdb min_ratio=1
 	run 2 "unknown command" $BW frobnicate
 	run 2 "--watch with --dry-run" $BW auto --watch --dry-run /mnt/vdb
 	grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
@@ -316,6 +325,36 @@ patched() {
 	check "says so" has "Permission denied"
 	attr_is "$ext4" 0
 	run 0 "not root: get works" su -s /bin/sh -c "$BW get /mnt/vdb" nobody
+
+	step "the other knobs: set, shown, put back"
+	if [ -e /sys/block/vdb/bdi/strict_limit ]; then
+		run 0 "set max_bytes and strict_limit" $BW set /mnt/vdb max_bytes=64M strict_limit=1
+		check "strict_limit reads 1" [ "$(cat /sys/block/vdb/bdi/strict_limit)" = 1 ]
+		mb=$(cat /sys/block/vdb/bdi/max_bytes)
+		# kept as a ratio of the global dirty limit, which moves with free memory
+		check "max_bytes near 64 MiB ($mb)" [ "$mb" -gt $((56 * MiB)) ] && [ "$mb" -lt $((72 * MiB)) ]
+		run 0 "get -o STRICT" $BW get -nr -o STRICT /mnt/vdb
+		check "STRICT shows 1" [ "$out" = 1 ]
+		run 0 "put back" $BW set /mnt/vdb strict_limit=0 max_ratio=100
+		check "strict_limit reads 0" [ "$(cat /sys/block/vdb/bdi/strict_limit)" = 0 ]
+	fi
+	ra=$(cat /sys/block/vdb/bdi/read_ahead_kb)
+	run 0 "set read_ahead_kb=1M" $BW set /dev/vdb read_ahead_kb=1M
+	check "read_ahead_kb reads 1024" [ "$(cat /sys/block/vdb/bdi/read_ahead_kb)" = 1024 ]
+	run 0 "read_ahead_kb back to $ra" $BW set /dev/vdb read_ahead_kb="$ra"
+
+	step "watch /mnt/vdb before it is mounted: nothing below it is touched"
+	umount /mnt/vdb
+	$BW auto --watch --interval 1 --fallback 8M /mnt/vdb >watch-early.log 2>&1 &
+	pid=$!
+	check "watcher waits for the mount" wait_log watch-early.log "/mnt/vdb: not there yet (/mnt/vdb is not mounted)" 1 20
+	sleep 3
+	check "and sets nothing meanwhile" [ "$(grep -c ' -> ' watch-early.log)" -eq 0 ]
+	mount -t ext4 /dev/vdb /mnt/vdb
+	check "mounted: watcher finds $ext4" wait_log watch-early.log "/mnt/vdb: there, bdi $ext4" 1 20
+	check "and sizes it" wait_log watch-early.log "$ext4 (/mnt/vdb): 0 B -> " 1 30
+	stop_watch "$pid" TERM watch-early.log
+	run 0 "set /mnt/vdb 0" $BW set /mnt/vdb 0
 
 	step "watch ext4 (/mnt/vdb) with the I/O counters, through unmount and mount"
 	$BW auto --watch --interval 1 --source counters /mnt/vdb >watch-ext4.log 2>&1 &
@@ -377,10 +416,15 @@ patched() {
 unpatched() {
 	step "a kernel without dirty_background_bytes ($(uname -r))"
 	check "/sys/class/bdi/*/dirty_background_bytes is absent" [ ! -e "/sys/block/vdb/bdi/dirty_background_bytes" ]
-	run 5 "get /mnt/vdb" $BW get /mnt/vdb
-	check "names the running kernel" has "running kernel ($(uname -r))"
+	run 0 "get /mnt/vdb: what the kernel has" $BW get -nr -o BDI,BG-BYTES,MAX-RATIO /mnt/vdb
+	check "dirty_background_bytes shown as -" has "$(cat /sys/block/vdb/dev) - "
+	check "names the running kernel, once" [ "$(printf '%s\n' "$out" | grep -c "running kernel ($(uname -r))")" -eq 1 ]
 	check "says the series is not applied" has "not applied"
+	run 0 "auto --dry-run sizes all the same" $BW auto --dry-run --fallback 16M /mnt/vdb
+	check "says what it would set" has "would set dirty_background_bytes to"
 	run 5 "set /dev/vdb 64M" $BW set /dev/vdb 64M
+	check "names the running kernel" has "running kernel ($(uname -r))"
+	check "offers what the kernel has" has "it has max"
 	run 5 "set on btrfs" $BW set /mnt/vdc 64M
 	run 5 "auto" $BW auto /mnt/vdb
 	# a watcher that does start would never end: bounded
