@@ -26,7 +26,8 @@ bases=$(cfg BASES)
 [ -n "$bases" ] || die "config.mk names no BASES"
 
 # Kernel build dependencies, the emulator, what goes into the guest and
-# what tools/ builds with, and what checks its udev rule and units.
+# what tools/ builds with (clang too), and what checks its udev rule and
+# units.
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	xz-utils python3 python3-ply python3-git git ccache
 	qemu-system-x86 busybox-static
@@ -34,7 +35,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base
 	sparse gcc-multilib f2fs-tools libfuse3-dev fuse3
 	nfs-kernel-server nfs-common rpcbind iproute2
-	systemd udev"
+	systemd udev clang"
 
 # served PKG=VERSION [APTOPTS...]: apt knows that version (apt-cache show
 # exits 0 for an unknown version, printing nothing)

@@ -3,7 +3,8 @@
 # its cmocka unit tests (size parsing, TARGET resolution of every kind
 # against a fake /sys, /proc and debugfs, the auto-sizing arithmetic, the
 # command's exit statuses, the watcher) run under AddressSanitizer and
-# UBSan, its manual page, its udev rule and systemd units, and its install.
+# UBSan, the builds distributions make (-m32, clang, FORTIFY=3), its
+# manual page, its udev rule and systemd units, and its install.
 # host test: runs once
 . "$TOP/scripts/tests/testlib.sh"
 
@@ -25,6 +26,16 @@ if grep -qE 'Sanitizer|runtime error:' "$d/check.log"; then
 	not_ok "sanitizer report in the unit tests"
 else
 	ok "no AddressSanitizer, LeakSanitizer or UBSan report"
+fi
+
+# the builds distributions make: 32-bit, clang, Fedora's and Arch's CFLAGS
+make -s -C "$TOP/tools" O="$d/cb" check-build >"$d/check-build.log" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	ok "make -C tools check-build: -m32, clang, -D_FORTIFY_SOURCE=3 (exit 0)"
+else
+	sed 's/^/  | /' "$d/check-build.log" | tail -n 30
+	not_ok "make -C tools check-build: exit $rc"
 fi
 
 man=$TOP/tools/bdi-writeback/bdi-writeback.8
