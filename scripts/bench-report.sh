@@ -304,8 +304,10 @@ s5_section() {
 			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
 			echo "| tmpfs export / alone$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" alone)"; done) |"
 			echo "| tmpfs export WRITE ms | $(cells "$f" other_write_rtt_ms $sets) |"
-			! head -n 1 "$f" | grep -q nfsd_held_pct ||
-				echo "| nfsd threads in balance_dirty_pages() % | $(cells "$f" nfsd_held_pct $sets) |"
+			if head -n 1 "$f" | grep -q nfsd_busy_pct; then
+				echo "| nfsd threads busy, % of samples | $(cells "$f" nfsd_busy_pct $sets) |"
+				echo "| nfsd threads in balance_dirty_pages(), % of samples | $(cells "$f" nfsd_bdp_pct $sets) |"
+			fi
 			echo "| peak dirty MiB | $(cells "$f" peak_dirty_kib/1024 $sets) |"
 			echo
 		fi

@@ -107,23 +107,41 @@ done
 header s5.tsv fs setting bdi vers link clients rec client_setting app_mib_s rep mib total_s write_s close_s \
 	mib_s commit_ops commit_rtt_ms write_ops retrans peak_dirty_kib write_rtt_ms
 header s5-exports.tsv fs setting bdi vers link rep disk_mib disk_mib_s disk_close_s other_mib other_mib_s \
-	other_close_s other_write_rtt_ms peak_dirty_kib nfsd_held_pct
+	other_close_s other_write_rtt_ms peak_dirty_kib nfsd_busy_pct nfsd_bdp_pct
 
-# nfsd_held: while it runs, every 100 ms, which nfsd threads sleep in
-# balance_dirty_pages(); on SIGTERM it prints the percentage of the
-# samples that did
-nfsd_held() {
-	nh_pids= nh_held=0 nh_n=0
+# nfsd_pids: the nfsd threads (after the server started them)
+nfsd_pids() {
 	for c in /proc/[0-9]*/comm; do
-		[ "$(cat "$c" 2>/dev/null)" = nfsd ] || continue
+		read -r nh_c <"$c" 2>/dev/null || continue
+		[ "$nh_c" = nfsd ] || continue
 		c=${c#/proc/}
-		nh_pids="$nh_pids ${c%/comm}"
+		echo "${c%/comm}"
 	done
-	trap 'echo $((nh_n ? 100 * nh_held / nh_n : 0)); exit 0' TERM
+}
+
+# nfsd_held PID...: while it runs, every 100 ms, where these nfsd threads
+# sleep (their wchan, read without a fork; each sample a line on stdout);
+# on SIGTERM it prints on fd 3 the percentage of the samples in which a
+# thread was busy (not waiting in svc_recv() for a request: running, or
+# sleeping while it serves one), the percentage in balance_dirty_pages(),
+# and the number of samples
+nfsd_held() {
+	nh_held=0 nh_busy=0 nh_n=0
+	# (busybox's $((a ? b : c)) evaluates both, so no division there)
+	trap 'if [ "$nh_n" -gt 0 ]; then echo "$((100 * nh_busy / nh_n)) $((100 * nh_held / nh_n)) $nh_n"; else echo "- - 0"; fi >&3; exit 0' TERM
 	while :; do
-		for p in $nh_pids; do
+		for p in "$@"; do
+			# wchan ends without a newline: read fails but sets nh_w
+			nh_w=
+			read -r nh_w <"/proc/$p/wchan" 2>/dev/null
+			[ -n "$nh_w" ] || continue
 			nh_n=$((nh_n + 1))
-			! grep -q balance_dirty_pages "/proc/$p/stack" 2>/dev/null || nh_held=$((nh_held + 1))
+			echo "$nh_w"
+			case $nh_w in
+			svc_recv) ;;
+			balance_dirty_pages*) nh_held=$((nh_held + 1)) nh_busy=$((nh_busy + 1)) ;;
+			*) nh_busy=$((nh_busy + 1)) ;;
+			esac
 		done
 		usleep 100000
 	done
@@ -212,11 +230,12 @@ mount_on() {
 # throttled (it sends at the link's speed, so client 2 shares the link
 # with it for longer than under a limit). Each client's MiB/s is its own
 # bytes over its own time (the writes and the close); while client 2
-# writes, the share of the nfsd threads' time spent in
-# balance_dirty_pages() is sampled (nfsd_held). SETTING "alone": client 2
+# writes, the nfsd threads are sampled: how often they are busy (all 8
+# busy means its WRITEs wait for one) and how often in
+# balance_dirty_pages() (nfsd_held). SETTING "alone": client 2
 # alone, everything at its default.
 pair() {
-	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak held failed disk=$pair_mib other=$((size / 16))
+	local link=$1 s=$2 rep=$3 label sampler p1 p2 peak busy held held_n failed disk=$pair_mib other=$((size / 16))
 	local m_bdi=$bdi m_stats=$stats m_thresh=$thresh
 	if [ "$link" != "$cur_link" ]; then
 		link_rate eth0 "$link" && link_rate_in eth0 "$link" && all_clients rate "$link" || return 1
@@ -232,6 +251,7 @@ pair() {
 	bdi=$slow_bdi bdi_dir=/sys/class/bdi/$slow_bdi knob=/sys/class/bdi/$slow_bdi/dirty_background_bytes
 	stats=/sys/kernel/debug/bdi/$slow_bdi/stats thresh=$((slow_mib_s << 20))
 	if [ "$s" = alone ]; then s5_setting off; else s5_setting "$s"; fi
+	[ -n "${nfsd:-}" ] || nfsd=$(nfsd_pids)
 	nrun=$((nrun + 1))
 	ctl 1 prep >/dev/null && ctl 2 prep >/dev/null || return 1
 	sync
@@ -250,7 +270,7 @@ pair() {
 	fi
 	(
 		[ "$s" = alone ] || sleep "$pair_delay"
-		nfsd_held >/tmp/s5-pair.held &
+		nfsd_held $nfsd 3>/tmp/s5-pair.held >"series/$label.wchan" &
 		w=$!
 		ctl 2 write "s5-$nrun-2" $((1 << 20)) "$other" 0 >/tmp/s5-pair.2
 		rc=$?
@@ -269,17 +289,18 @@ pair() {
 	stats=$m_stats thresh=$m_thresh
 	[ "$failed" = 0 ] || return 1
 	peak=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m }' "series/$label.dirty")
-	held=$(cat /tmp/s5-pair.held)
+	set -- $(cat /tmp/s5-pair.held)
+	busy=${1:--} held=${2:--} held_n=${3:-0}
 	set -- $(cat /tmp/s5-pair.1) $(cat /tmp/s5-pair.2)
 	rm -f /tmp/s5-pair.* "$slow"/s5-* /srv/floor/s5-*
 	# client 1: $1 write_s $2 close_s; client 2: $8 write_s $9 close_s, its WRITEs' round trips
 	row s5-exports.tsv "$fs" "$s" "$slow_bdi" 3 "$link" "$rep" "$disk" \
 		"$(awk -v m="$disk" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }')" "$2" "$other" \
 		"$(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }')" "$9" \
-		"$(awk -v o="${12}" -v r="${14}" 'BEGIN { printf "%.1f", o ? r / o : 0 }')" "$peak" "$held"
+		"$(awk -v o="${12}" -v r="${14}" 'BEGIN { printf "%.1f", o ? r / o : 0 }')" "$peak" "$busy" "$held"
 	echo "S5 $fs two exports $link $s rep $rep: slow disk's export $(awk -v m="$disk" -v w="$1" -v c="$2" 'BEGIN { if (w == "-") print "-"; else printf "%.2f", m / (w + c) }') MiB/s," \
 		"tmpfs export $(awk -v m="$other" -v w="$8" -v c="$9" 'BEGIN { printf "%.2f", m / (w + c) }') MiB/s, server peak dirty $peak kB," \
-		"nfsd threads in balance_dirty_pages() $held % of the time"
+		"nfsd threads busy in $busy % of $held_n samples, in balance_dirty_pages() in $held %"
 }
 
 set -- $links
