@@ -95,14 +95,14 @@ say "built in $(($(date +%s) - t0)) s: $(cd "$out" && ls ./*.deb ./*.dsc | sed '
 dpkg-deb -c "$deb" | awk '{ print "  " $1 " " $6 }'
 
 # 4. lintian on the source and the binary packages. Every tag is shown
-# (--info --pedantic); errors and warnings fail. It runs as nobody: lintian
+# (--display-info --display-experimental --pedantic); errors and warnings fail. It runs as nobody: lintian
 # unpacks what it checks and says it should not run as root.
 lint_log=$logs/deb-lintian.log
-say "lintian --info --pedantic --fail-on error,warning (log: ${lint_log#"$TOP"/})"
+say "lintian --display-info --display-experimental --pedantic --fail-on error,warning (log: ${lint_log#"$TOP"/})"
 as_user=()
 id nobody >/dev/null 2>&1 && as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent)
 set +e
-(cd /tmp && "${as_user[@]}" lintian --info --pedantic --fail-on error,warning "$changes") >"$lint_log" 2>&1
+(cd /tmp && "${as_user[@]}" lintian --display-info --display-experimental --pedantic --fail-on error,warning "$changes") >"$lint_log" 2>&1
 rc=$?
 set -e
 sed 's/^/  lintian: /' "$lint_log"
