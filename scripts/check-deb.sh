@@ -95,8 +95,9 @@ say "built in $(($(date +%s) - t0)) s: $(cd "$out" && ls ./*.deb ./*.dsc | sed '
 dpkg-deb -c "$deb" | awk '{ print "  " $1 " " $6 }'
 
 # 4. lintian on the source and the binary packages. Every tag is shown
-# (--display-info --display-experimental --pedantic); errors and warnings fail. It runs as nobody: lintian
-# unpacks what it checks and says it should not run as root.
+# (info, pedantic and experimental ones too); errors and warnings fail. It
+# runs as nobody: lintian unpacks what it checks and says it should not run
+# as root.
 lint_log=$logs/deb-lintian.log
 say "lintian --display-info --display-experimental --pedantic --fail-on error,warning (log: ${lint_log#"$TOP"/})"
 as_user=()
