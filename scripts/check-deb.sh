@@ -145,8 +145,18 @@ set +e
 rc=$?
 set -e
 [ -f "$base.new" ] && mv -f "$base.new" "$base"
-# what piuparts did, without its debug lines (they are in the log)
-grep -v ' DEBUG: ' "$piu_log" | sed 's/^[0-9]m[0-9.]*s /  piuparts: /'
+# What piuparts did: its INFO, WARNING and ERROR lines, and what the custom
+# scripts printed (scripts/piuparts/). The commands' own output is in the log.
+awk '
+	/^[0-9]+m[0-9.]+s [A-Z]+:/ {
+		dump = ($2 == "DUMP:" && custom)
+		if ($2 != "DUMP:" && $2 != "DEBUG:") custom = 0
+		if ($0 ~ /INFO: Running scripts post_install/) custom = 1
+		if ($2 != "DEBUG:" && $2 != "DUMP:") { sub(/^[0-9]+m[0-9.]+s /, ""); print "  piuparts: " $0 }
+		next
+	}
+	dump { print "  piuparts:   " $0 }
+' "$piu_log"
 [ "$rc" -eq 0 ] || fail 5 "$piu_log" "piuparts failed (exit $rc) after $(($(date +%s) - t0)) s"
 say "piuparts passed in $(($(date +%s) - t0)) s"
 say "done in $(($(date +%s) - t_start)) s: packages in ${out#"$TOP"/}"
