@@ -1,9 +1,11 @@
 #!/bin/bash
 # Build the Debian package of bdi-writeback and check it: lintian, then
 # piuparts (install, remove and purge in a clean chroot of the machine's own
-# Debian release; scripts/piuparts/ runs the installed binary in between).
+# Debian release; scripts/piuparts/ runs the installed binary in between),
+# and with -a the package's autopkgtests (debian/tests/) in such a chroot.
 #
-#   check-deb.sh [-n]    -n: build and lintian only, no chroot
+#   check-deb.sh [-n] [-a]    -n: build and lintian only, no chroot
+#                             -a: also the autopkgtests (about 2 min more)
 #
 # The package is built from HEAD (git archive into build/deb/src), so the
 # working tree is untouched and uncommitted changes are not in it. The
@@ -15,17 +17,20 @@
 # Exit status: 0 all passed; 1 usage or environment (not root, no git, no
 # mirror); 2 installing the packaging tools or build dependencies failed;
 # 3 the package did not build; 4 lintian reported an error or a warning;
-# 5 piuparts failed (or the base tarball could not be made).
+# 5 piuparts failed (or the base tarball could not be made); 6 an
+# autopkgtest failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-chroot_test=1
-while getopts n o; do
+chroot_test=1 autopkg=0
+while getopts na o; do
 	case $o in
 	n) chroot_test=0 ;;
-	*) echo "usage: $0 [-n]" >&2; exit 1 ;;
+	a) autopkg=1 ;;
+	*) echo "usage: $0 [-n] [-a]" >&2; exit 1 ;;
 	esac
 done
+[ "$chroot_test" = 1 ] || [ "$autopkg" = 0 ] || die "-a needs the chroot: not with -n"
 
 [ "$(id -u)" = 0 ] || die "must run as root (apt-get, piuparts' chroot)"
 git -C "$TOP" rev-parse --verify -q HEAD >/dev/null || die "$TOP is not a git work tree with a commit"
@@ -50,6 +55,7 @@ installed() { dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^instal
 # missing).
 tools="dpkg-dev debhelper fakeroot lintian"
 [ "$chroot_test" = 1 ] && tools="$tools piuparts debootstrap"
+[ "$autopkg" = 1 ] && tools="$tools autopkgtest"
 missing=
 for p in $tools; do installed "$p" || missing="$missing $p"; done
 setup_log=$logs/deb-setup.log
@@ -159,4 +165,45 @@ awk '
 ' "$piu_log"
 [ "$rc" -eq 0 ] || fail 5 "$piu_log" "piuparts failed (exit $rc) after $(($(date +%s) - t0)) s"
 say "piuparts passed in $(($(date +%s) - t0)) s"
+
+# 6. The autopkgtests, in a chroot unpacked from the same base tarball with
+# /proc, /sys and /dev/pts mounted (the unit tests' sanitizers read /proc,
+# the smoke test lists /sys/class/bdi); autopkgtest installs the test
+# dependencies into it from the mirror. The chroot is removed afterwards.
+if [ "$autopkg" = 1 ]; then
+	atroot=$out/autopkgtest/root
+	ap_log=$logs/deb-autopkgtest.log
+	# umount_all: whatever is still mounted below the chroot
+	umount_all() {
+		local m
+		for m in dev/pts sys proc; do
+			mountpoint -q "$atroot/$m" 2>/dev/null && { umount "$atroot/$m" || umount -l "$atroot/$m"; }
+		done
+		return 0
+	}
+	trap umount_all EXIT
+	umount_all
+	rm -rf --one-file-system "$out/autopkgtest"
+	mkdir -p "$atroot"
+	tar -xzf "$base" -C "$atroot"
+	mount -t proc proc "$atroot/proc"
+	mount -t sysfs sysfs "$atroot/sys"
+	mount --bind /dev/pts "$atroot/dev/pts"
+	say "autopkgtest in a chroot of ${base#"$TOP"/} (log: ${ap_log#"$TOP"/})"
+	t0=$(date +%s)
+	set +e
+	# run from build/deb: in a folder with a debian/ autopkgtest would take
+	# that folder for the source as well
+	(cd "$out" && timeout 1200 autopkgtest --output-dir "$out/autopkgtest/out" \
+		"${changes%_*.changes}.dsc" "$deb" -- chroot "$atroot") >"$ap_log" 2>&1
+	rc=$?
+	set -e
+	umount_all
+	trap - EXIT
+	sed -n '/@@@@ summary/,$p' "$ap_log" | sed 's/^/  autopkgtest: /'
+	# exit 0 all passed, 2 some skipped, 8 none could run: only 0 is a pass
+	[ "$rc" -eq 0 ] || fail 6 "$ap_log" "autopkgtest failed (exit $rc)"
+	findmnt -rn -o TARGET | grep -q "^$atroot/" || rm -rf --one-file-system "$out/autopkgtest/root"
+	say "autopkgtest passed in $(($(date +%s) - t0)) s"
+fi
 say "done in $(($(date +%s) - t_start)) s: packages in ${out#"$TOP"/}"
