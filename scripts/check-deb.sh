@@ -201,8 +201,8 @@ if [ "$autopkg" = 1 ]; then
 	umount_all
 	trap - EXIT
 	# the summary: one line per test
-	sed -n '/@@@@ summary/,$p' "$ap_log" | grep -E '^[^ ]+ +(PASS|FAIL|SKIP|FLAKY|BAD|ERROR)' |
-		sed 's/^/  autopkgtest: /' || echo "  autopkgtest: no summary (see the log)"
+	summary=$(sed -n '/@@@@ summary/,$p' "$ap_log" | grep -E '^[^ ]+ +(PASS|FAIL|SKIP|FLAKY|BAD|ERROR)' || true)
+	printf '%s\n' "${summary:-no summary (see the log)}" | sed 's/^/  autopkgtest: /'
 	# exit 0 all passed, 2 some skipped, 8 none could run: only 0 is a pass
 	[ "$rc" -eq 0 ] || fail 6 "$ap_log" "autopkgtest failed (exit $rc)"
 	findmnt -rn -o TARGET | grep -q "^$atroot/" || rm -rf --one-file-system "$out/autopkgtest/root"
