@@ -112,8 +112,8 @@ uninstall:
 	@$(MAKE) --no-print-directory -C tools uninstall
 
 ## deb          the Debian package of the tools from HEAD (debian/) in build/deb/,
-##              checked with lintian and piuparts (root; scripts/check-deb.sh,
-##              DEB_ARGS=-n: no chroot test)
+##              checked with lintian and piuparts (root; scripts/check-deb.sh;
+##              DEB_ARGS=-n: no chroot test, DEB_ARGS=-a: also the autopkgtests)
 deb:
 	@bash $(S)/check-deb.sh $(DEB_ARGS)
 
