@@ -102,12 +102,15 @@ dpkg-deb -c "$deb" | awk '{ print "  " $1 " " $6 }'
 
 # 4. lintian on the source and the binary packages. Every tag is shown
 # (info, pedantic and experimental ones too); errors and warnings fail. It
-# runs as nobody: lintian unpacks what it checks and says it should not run
-# as root.
+# runs as nobody where nobody can read the packages (lintian unpacks what it
+# checks and says it should not run as root), else as root.
 lint_log=$logs/deb-lintian.log
 say "lintian --display-info --display-experimental --pedantic --fail-on error,warning (log: ${lint_log#"$TOP"/})"
 as_user=()
-id nobody >/dev/null 2>&1 && as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent)
+if id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null; then
+	as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent)
+	"${as_user[@]}" test -r "$changes" -a -r "$deb" || as_user=()
+fi
 set +e
 (cd /tmp && "${as_user[@]}" lintian --display-info --display-experimental --pedantic --fail-on error,warning "$changes") >"$lint_log" 2>&1
 rc=$?
