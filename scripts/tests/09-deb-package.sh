@@ -15,7 +15,7 @@ trap 'rm -rf "$d"' EXIT
 expect_rc 0 "scripts/check-deb.sh -n" bash "$TOP/scripts/check-deb.sh" -n
 lint=$TOP/build/logs/deb-lintian.log
 if [ -f "$lint" ] && ! grep -qE '^[EW]: ' "$lint"; then
-	ok "lintian: $(grep -c '' "$lint") tag(s), none an error or a warning"
+	ok "lintian: $(grep -cE '^[A-Z]: ' "$lint") tag(s), none an error or a warning"
 else
 	not_ok "lintian reported errors or warnings (build/logs/deb-lintian.log)"
 fi
