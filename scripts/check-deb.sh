@@ -112,7 +112,7 @@ if id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null; then
 	"${as_user[@]}" test -r "$changes" -a -r "$deb" || as_user=()
 fi
 set +e
-(cd /tmp && "${as_user[@]}" lintian --display-info --display-experimental --pedantic --fail-on error,warning "$changes") >"$lint_log" 2>&1
+(cd / && "${as_user[@]}" lintian --display-info --display-experimental --pedantic --fail-on error,warning "$changes") >"$lint_log" 2>&1
 rc=$?
 set -e
 sed 's/^/  lintian: /' "$lint_log"
