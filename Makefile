@@ -98,7 +98,7 @@ demo: kernel initramfs
 	@bash $(S)/demo.sh $(BASE)
 
 ## tools        build the userspace tools: build/tools/bdi-writeback (tools/Makefile)
-.PHONY: tools install
+.PHONY: tools install uninstall deb
 tools:
 	@$(MAKE) --no-print-directory -C tools
 
@@ -106,6 +106,16 @@ tools:
 ##              (PREFIX=/usr/local, DESTDIR=; see tools/Makefile)
 install:
 	@$(MAKE) --no-print-directory -C tools install
+
+## uninstall    remove what install put there (the same PREFIX and DESTDIR)
+uninstall:
+	@$(MAKE) --no-print-directory -C tools uninstall
+
+## deb          the Debian package of the tools from HEAD (debian/) in build/deb/,
+##              checked with lintian and piuparts (root; scripts/check-deb.sh;
+##              DEB_ARGS=-n: no chroot test, DEB_ARGS=-a: also the autopkgtests)
+deb:
+	@bash $(S)/check-deb.sh $(DEB_ARGS)
 
 ## check        every test: workbench, series, kselftest in the VM, on every
 ##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some);
