@@ -180,9 +180,11 @@ do_export() {
 	mkdir -p "$pdir"
 	rm -f "$pdir"/*.patch
 	# The cover letter takes its date from the committer: use the last
-	# patch's, so that exporting an unchanged series changes nothing.
+	# patch's, so that exporting an unchanged series changes nothing; and
+	# the index lines' hashes have a fixed length (git's own choice
+	# follows the number of objects in the tree's repository).
 	GIT_COMMITTER_DATE=$(g log -1 --format=%aI HEAD) \
-		g format-patch -q "${v[@]}" --cover-letter --cover-from-description=subject \
+		g format-patch -q "${v[@]}" --abbrev=9 --cover-letter --cover-from-description=subject \
 		--base="$(base_tag)" --zero-commit --no-signature "${rcpt[@]}" \
 		-o "$pdir" "$(base_tag)..HEAD" || die "git format-patch failed"
 	say "exported $n patches and a cover letter to ${pdir#"$TOP"/}"
