@@ -78,7 +78,5 @@ void bw_props_free(struct bw_props *p);
 const struct bw_rule *bw_conf_match(const struct bw_conf *c, const struct bw_props *p);
 
 int bw_conf_check_attrs(struct bw_ctx *ctx, const char *bdi, const struct bw_rule *r);
-int bw_conf_set_knobs(struct bw_ctx *ctx, const char *bdi, const char *who,
-		      const struct bw_rule *r, int dry_run);
 
 #endif

@@ -806,6 +806,126 @@ static void watch_not_mounted_yet(void **state)
 	free(mi);
 }
 
+/* start_apply: apply --watch of TARGET with these rules, logging to LOG */
+static pid_t start_apply(const char *log, const char *rules, const char *dflt,
+			 const char *target)
+{
+	char conf[4096];
+	pid_t pid;
+
+	fake_file(&fk, "/etc/bdi-writeback.conf", rules);
+	xsnprintf(conf, sizeof(conf), "%s", fake_path(&fk, "/etc/bdi-writeback.conf"));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stdout))
+			_exit(100);
+		if (dflt)
+			_exit(bw_main(11, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "apply",
+						       "-w", "-i0.1", "--config", conf, "--default",
+						       (char *)dflt, (char *)target, NULL }));
+		_exit(bw_main(9, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "apply", "-w",
+					       "-i0.1", "--config", conf, (char *)target, NULL }));
+	}
+	return pid;
+}
+
+/* mountinfo_without: the fake table less the line of one mount point */
+static char *mountinfo_without(const char *mi, const char *line_start)
+{
+	char *before = strdup(mi), *p;
+
+	assert_non_null(before);
+	p = strstr(before, line_start);
+	assert_non_null(p);
+	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	return before;
+}
+
+/*
+ * apply --watch of a mount point with nothing mounted: the rule is picked
+ * from what gets mounted there, never from the filesystem below (/, sda)
+ */
+static void apply_watch_waits_for_mount(void **state)
+{
+	char log[4096], *mi, *before;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	fake_file(&fk, "/run/udev/data/b8:0", "E:ID_BUS=ata\n");
+	xsnprintf(log, sizeof(log), "%s/apply1.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	watcher = start_apply(log, "mount=/mnt/data -> bytes 48M\nID_BUS=ata -> bytes 9M\n",
+			      "auto 2s", "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted)"));
+	sleep_ms(400);
+	attr_is("8:0", "0\n");
+	attr_is("8:16", "0\n");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): rule "));
+	assert_true(wait_for(log, ".conf:1: mount=/mnt/data -> bytes 48M"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): dirty_background_bytes 0 B -> 48 MiB"));
+	attr_is("8:16", "50331648\n");
+	attr_is("8:0", "0\n");
+	stop_watch(watcher, SIGTERM, log);
+	fake_file(&fk, "/run/udev/data/b8:0", "");
+	free(before);
+	free(mi);
+}
+
+/* the target back after going away: the whole rule again, not only auto */
+static void apply_watch_reapplies(void **state)
+{
+	char log[4096], *mi, *before;
+
+	(void)state;
+	reset("8:16");
+	reset("8:0");
+	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
+	xsnprintf(log, sizeof(log), "%s/apply2.log", fk.root);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
+	watcher = start_apply(log, "mount=/mnt/data -> auto 2s max_bytes 16M\n", NULL, "/mnt/data");
+	assert_true(wait_for(log, "8:16 (/mnt/data): max_bytes 1 GiB -> 16 MiB (16777216)"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	assert_true(wait_for(log, "/mnt/data: gone (/mnt/data is not mounted)"));
+	/* a new mount of the device: its knobs as the kernel starts them */
+	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
+	reset("8:16");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: back, bdi 8:16"));
+	assert_true(wait_for_n(log, "8:16 (/mnt/data): max_bytes 1 GiB -> 16 MiB (16777216)", 2));
+	assert_true(wait_for_n(log, "8:16 (/mnt/data): 0 B -> 32 MiB", 2));
+	stop_watch(watcher, SIGTERM, log);
+	attr_is("8:0", "0\n");
+	free(before);
+	free(mi);
+}
+
+/* a /dev TARGET not there yet is waited for, by apply and auto alike */
+static void watch_device_not_there(void **state)
+{
+	char log[4096];
+
+	(void)state;
+	xsnprintf(log, sizeof(log), "%s/apply3.log", fk.root);
+	watcher = start_apply(log, "bdi=* -> bytes 1M\n", NULL, "/dev/sdz");
+	assert_true(wait_for(log, "/dev/sdz: not there yet ("));
+	sleep_ms(300);
+	stop_watch(watcher, SIGTERM, log);
+	xsnprintf(log, sizeof(log), "%s/apply4.log", fk.root);
+	watcher = start_watch(log, "/dev/sdz");
+	assert_true(wait_for(log, "/dev/sdz: not there yet ("));
+	stop_watch(watcher, SIGINT, log);
+}
+
 int test_cli(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +944,9 @@ int test_cli(void)
 		cmocka_unit_test_teardown(watch, stop_watcher),
 		cmocka_unit_test_teardown(watch_mount_goes, stop_watcher),
 		cmocka_unit_test_teardown(watch_not_mounted_yet, stop_watcher),
+		cmocka_unit_test_teardown(apply_watch_waits_for_mount, stop_watcher),
+		cmocka_unit_test_teardown(apply_watch_reapplies, stop_watcher),
+		cmocka_unit_test_teardown(watch_device_not_there, stop_watcher),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

@@ -462,7 +462,7 @@ static void apply_rules(void **state)
 	apply(&fk, 0, &out, NULL, "/dev/sdb");
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): rule "));
 	assert_non_null(strstr(out, "/etc/bdi-writeback.conf:3: ID_BUS=usb -> bytes 16M strict_limit 1 max_bytes 64M\n"));
-	assert_non_null(strstr(out, "8:16 (/dev/sdb): max_bytes 1073741824 -> 67108864\n"));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): max_bytes 1 GiB -> 64 MiB (67108864)\n"));
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): strict_limit 0 -> 1\n"));
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): dirty_background_bytes 0 B -> 16 MiB (16777216)\n"));
 	free(out);
@@ -589,6 +589,19 @@ static void apply_refuses(void **state)
 			       "have it); nothing set\n"));
 	free(err);
 	knob_is(&fk, "8:48", "max_bytes", "1073741824\n");
+	/* a write that fails: those written before it are put back */
+	fake_file(&fk, BDI_DIR("8:32") "max_bytes", "1073741824\n");
+	unlink(fake_path(&fk, BDI_DIR("8:32") "strict_limit"));
+	fake_mkdir(&fk, BDI_DIR("8:32") "strict_limit");
+	policy(&fk, "bdi=8:32 -> max_bytes 16M strict_limit 1\n");
+	apply(&fk, BW_EXIT_FAILURE, &out, &err, "8:32");
+	assert_non_null(strstr(out, "8:32: max_bytes 1 GiB -> 16 MiB (16777216)\n"));
+	assert_non_null(strstr(err, "/sys/class/bdi/8:32/strict_limit"));
+	assert_non_null(strstr(err, "8:32: max_bytes put back to 1 GiB\n"));
+	free(out), free(err);
+	knob_is(&fk, "8:32", "max_bytes", "1073741824\n");
+	rmdir(fake_path(&fk, BDI_DIR("8:32") "strict_limit"));
+	fake_file(&fk, BDI_DIR("8:32") "strict_limit", "0\n");
 
 	/* usage */
 	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--seconds", "2", "/dev/sdb");
