@@ -769,6 +769,10 @@ static int cmd_set(struct bw_ctx *ctx, const char *target, char **args, int narg
 		}
 		attr[n++] = a;
 	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (attr[i] == BW_A_MAX && attr[j] == BW_A_MAXRATIO)
+				return bad_usage("max_bytes and max_ratio set the same limit: give one");
 	r = bw_resolve(ctx, target, &t);
 	for (i = 0; !r && i < n; i++)
 		r = bw_get_attr(ctx, t.bdi, attr[i], &old);

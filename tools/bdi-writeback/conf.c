@@ -198,7 +198,8 @@ static int actions(struct bw_ctx *ctx, struct bw_rule *r, const char *where,
 		switch (k->bit) {
 		case BW_ACT_BYTES:
 		case BW_ACT_MAX_BYTES:
-			if (bw_parse_size(t[i].s, &v, why, sizeof(why)))
+			/* each value is read as set reads the knob's */
+			if (bw_parse_attr_value(BW_A_BG, t[i].s, &v, why, sizeof(why)))
 				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid size '%s' for %s: %s",
 					       where, t[i].s, k->name, why);
 			if (k->bit == BW_ACT_BYTES)
@@ -216,17 +217,15 @@ static int actions(struct bw_ctx *ctx, struct bw_rule *r, const char *where,
 			r->auto_ms = v;
 			break;
 		case BW_ACT_STRICT_LIMIT:
-			if (strcmp(t[i].s, "0") && strcmp(t[i].s, "1"))
-				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid strict_limit '%s' "
-					       "(0 or 1)", where, t[i].s);
-			r->strict_limit = t[i].s[0] == '1';
-			break;
 		case BW_ACT_MAX_RATIO:
-			if (!isdigit((unsigned char)t[i].s[0]) || strlen(t[i].s) > 3 ||
-			    strspn(t[i].s, "0123456789") != strlen(t[i].s) || atoi(t[i].s) > 100)
-				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid max_ratio '%s' (a "
-					       "percentage, 0 to 100)", where, t[i].s);
-			r->max_ratio = (unsigned int)atoi(t[i].s);
+			if (bw_parse_attr_value(k->bit == BW_ACT_STRICT_LIMIT ? BW_A_STRICT :
+						BW_A_MAXRATIO, t[i].s, &v, why, sizeof(why)))
+				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid %s '%s': %s",
+					       where, k->name, t[i].s, why);
+			if (k->bit == BW_ACT_STRICT_LIMIT)
+				r->strict_limit = (unsigned int)v;
+			else
+				r->max_ratio = (unsigned int)v;
 			break;
 		}
 	}

@@ -370,7 +370,7 @@ int bw_parse_attr_value(int a, const char *s, uint64_t *v, char *why, size_t why
 		else if (!strcmp(s, "0") || !strcmp(s, "off") || !strcmp(s, "no"))
 			*v = 0;
 		else {
-			snprintf(why, whylen, "not 0 or 1 (or on, off)");
+			snprintf(why, whylen, "not 0 or 1 (or on, off, yes, no)");
 			return BW_EXIT_SIZE;
 		}
 		return 0;

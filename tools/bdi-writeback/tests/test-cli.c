@@ -285,15 +285,21 @@ static void knobs(void **state)
 
 	(void)state;
 	reset("8:16");
-	cli(0, &out, NULL, "set", "/mnt/data", "max_bytes=64M", "strict_limit=on", "max_ratio=50%",
+	cli(0, &out, NULL, "set", "/mnt/data", "max_bytes=64M", "strict_limit=on",
 	    "read_ahead_kb=1M", "dirty_background_bytes=16M", "min_bytes=0");
 	assert_string_equal(out,
 		"8:16 (/mnt/data): max_bytes 1 GiB -> 64 MiB (67108864)\n"
 		"8:16 (/mnt/data): strict_limit 0 -> 1\n"
-		"8:16 (/mnt/data): max_ratio 100% -> 50%\n"
 		"8:16 (/mnt/data): read_ahead_kb 128 (128 KiB) -> 1024 (1 MiB)\n"
 		"8:16 (/mnt/data): dirty_background_bytes 0 B -> 16 MiB (16777216)\n"
 		"8:16 (/mnt/data): min_bytes 0 B -> 0 B (0)\n");
+	free(out);
+	/* max_bytes and max_ratio set the same limit: one at a time, as in the file */
+	cli(BW_EXIT_USAGE, NULL, &err, "set", "8:16", "max_bytes=64M", "max_ratio=50%");
+	assert_non_null(strstr(err, "max_bytes and max_ratio set the same limit: give one"));
+	free(err);
+	cli(0, &out, NULL, "set", "/mnt/data", "max_ratio=50%");
+	assert_string_equal(out, "8:16 (/mnt/data): max_ratio 100% -> 50%\n");
 	free(out);
 	knob_is(&fk, "8:16", "max_bytes", "67108864\n");
 	knob_is(&fk, "8:16", "strict_limit", "1\n");
@@ -311,7 +317,7 @@ static void knobs(void **state)
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
 	/* bad values: status 7, nothing written, not even the good ones */
 	cli(BW_EXIT_SIZE, NULL, &err, "set", "8:16", "max_bytes=1M", "strict_limit=2");
-	assert_string_equal(err, "bdi-writeback: invalid strict_limit '2': not 0 or 1 (or on, off)\n");
+	assert_string_equal(err, "bdi-writeback: invalid strict_limit '2': not 0 or 1 (or on, off, yes, no)\n");
 	free(err);
 	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=101");
 	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=%");

@@ -116,6 +116,16 @@ static void parses(void **state)
 	assert_int_equal(c.r[5].actions, BW_ACT_BYTES);
 	assert_int_equal(c.r[5].bytes, 0);
 	bw_conf_free(&c);
+
+	/* the values set takes, read by the same parser: on/off/yes/no, 50% */
+	assert_int_equal(bw_conf_parse_line(&ctx, &c, "f", 1,
+					    "bdi=8:16 -> strict_limit yes max_ratio 50%\n"), 0);
+	assert_int_equal(bw_conf_parse_line(&ctx, &c, "f", 2, "bdi=8:32 -> strict_limit off\n"), 0);
+	assert_int_equal(c.r[0].strict_limit, 1);
+	assert_int_equal(c.r[0].max_ratio, 50);
+	assert_int_equal(c.r[1].strict_limit, 0);
+	assert_int_equal(c.r[1].actions, BW_ACT_STRICT_LIMIT);
+	bw_conf_free(&c);
 }
 
 static const struct {
@@ -146,12 +156,11 @@ static const struct {
 	{ "ID_BUS=usb -> auto fast", "f:7: invalid time 'fast' for auto: not a number of seconds" },
 	{ "ID_BUS=usb -> auto 0", "f:7: invalid time '0' for auto: out of range (0.001 to 3600 s)" },
 	{ "ID_BUS=usb -> auto 3601", "f:7: invalid time '3601' for auto: out of range" },
-	{ "ID_BUS=usb -> strict_limit 2", "f:7: invalid strict_limit '2' (0 or 1)" },
-	{ "ID_BUS=usb -> strict_limit yes", "f:7: invalid strict_limit 'yes'" },
-	{ "ID_BUS=usb -> max_ratio 101", "f:7: invalid max_ratio '101' (a percentage, 0 to 100)" },
+	{ "ID_BUS=usb -> strict_limit 2", "f:7: invalid strict_limit '2': not 0 or 1 (or on, off, yes, no)" },
+	{ "ID_BUS=usb -> strict_limit maybe", "f:7: invalid strict_limit 'maybe'" },
+	{ "ID_BUS=usb -> max_ratio 101", "f:7: invalid max_ratio '101': not a percentage (0 to 100)" },
 	{ "ID_BUS=usb -> max_ratio -1", "f:7: invalid max_ratio '-1'" },
 	{ "ID_BUS=usb -> max_ratio 0050", "f:7: invalid max_ratio '0050'" },
-	{ "ID_BUS=usb -> max_ratio 5%", "f:7: invalid max_ratio '5%'" },
 	{ "ID_BUS=usb -> ignore bytes 1M", "f:7: 'ignore' goes alone" },
 	{ "ID_BUS=usb -> strict_limit 1 ignore", "f:7: 'ignore' goes alone" },
 	{ "ID_BUS=usb -> ignore ignore", "f:7: 'ignore' given twice" },
@@ -551,8 +560,8 @@ static void apply_refuses(void **state)
 	apply(&fk, BW_EXIT_CONFIG, &out, &err, "/dev/sdb");
 	assert_string_equal(out, "");
 	assert_non_null(strstr(err, "bdi-writeback: "));
-	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150' "
-			       "(a percentage, 0 to 100)\n"));
+	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150': "
+			       "not a percentage (0 to 100)\n"));
 	free(out), free(err);
 	knob_is(&fk, "8:16", BW_ATTR, "0\n");
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
