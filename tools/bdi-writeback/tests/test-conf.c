@@ -586,6 +586,20 @@ static void apply_refuses(void **state)
 			       "/sys/class/bdi/8:16/dirty_background_bytes; nothing set\n"));
 	free(out), free(err);
 	knob_is(&old, "8:16", "strict_limit", "0\n");
+	/* a dry run there still shows what it would do, sizing included */
+	apply(&old, 0, &out, &err, "--dry-run", "/dev/sdb");
+	assert_non_null(strstr(err, "bdi-writeback: note: the running kernel (6.12.117-test) lacks "));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): would set strict_limit to 1; now 0\n"));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): would set dirty_background_bytes to 16 MiB "
+			       "(16777216); now - (the kernel lacks it)\n"));
+	free(out), free(err);
+	policy(&old, "ID_BUS=usb -> auto 2s\n");
+	apply(&old, 0, &out, NULL, "--dry-run", "/dev/sdb");
+	assert_non_null(strstr(out, "would set dirty_background_bytes to "));
+	assert_non_null(strstr(out, "; now - (the kernel lacks it)\n"));
+	assert_non_null(strstr(out, "  x 2 s = "));
+	free(out);
+	knob_is(&old, "8:16", "strict_limit", "0\n");
 	/* but what it has is set */
 	policy(&old, "ID_BUS=usb -> strict_limit 1 max_bytes 16M\n");
 	apply(&old, 0, NULL, NULL, "/dev/sdb");
