@@ -1374,10 +1374,11 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, !!o->config);
 	if (r)
 		return report(ctx, r);
-	if (o->policy)
-		r = bw_conf_parse_actions(ctx, &def, "--default", o->policy);
-	if (r)
-		goto out;
+	/* a bad option value is bad usage, not a bad file */
+	if (o->policy && bw_conf_parse_actions(ctx, &def, "--default", o->policy)) {
+		bw_conf_free(&conf);
+		return bad_usage("%s", ctx->err);
+	}
 	if (o->check) {
 		if (conf.builtin)
 			printf("no configuration file: the built-in rule %s\n", conf.r[0].text);

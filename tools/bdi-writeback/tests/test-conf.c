@@ -574,8 +574,11 @@ static void apply_refuses(void **state)
 	assert_string_equal(out, "1 rule(s) in 1 file(s)\n");
 	free(out);
 	/* a bad --default */
-	apply(&fk, BW_EXIT_CONFIG, NULL, &err, "--default", "auto", "/dev/sdb");
-	assert_string_equal(err, "bdi-writeback: --default: 'auto' needs a value\n");
+	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "auto", "/dev/sdb");
+	assert_non_null(strstr(err, "bdi-writeback: --default: 'auto' needs a value\n"));
+	free(err);
+	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "bogus", "/dev/sdb");
+	assert_non_null(strstr(err, "--default: unknown action 'bogus'"));
 	free(err);
 
 	/* a kernel without the series: the 6.2 knob is not written either */
