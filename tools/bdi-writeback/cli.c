@@ -1082,11 +1082,12 @@ static void props_text(char *buf, size_t len, const struct bw_props *p)
 
 /*
  * pick_rule: the first rule that matches T, else DEF (NULL: none); SAID
- * tells which and why
+ * tells which and why, NOTE (or "") that the built-in rule would have
+ * matched but files exist
  */
 static int pick_rule(struct bw_ctx *ctx, const struct bw_conf *conf, const struct bw_rule *def,
 		     const struct bw_target *t, const char *who, const struct bw_rule **rule,
-		     char *said, size_t len)
+		     char *said, size_t len, char *note, size_t notelen)
 {
 	char what[1024];
 	struct bw_props p;
@@ -1096,6 +1097,10 @@ static int pick_rule(struct bw_ctx *ctx, const struct bw_conf *conf, const struc
 	if (r)
 		return r;
 	*rule = bw_conf_match(conf, &p);
+	note[0] = '\0';
+	if (!*rule && !conf->builtin && bw_conf_builtin_matches(ctx, &p))
+		snprintf(note, notelen, "%s: the built-in rule '%s' is not in effect: configuration "
+			 "files exist (add it to one to keep it)", who, bw_conf_builtin_text());
 	props_text(what, sizeof(what), &p);
 	bw_props_free(&p);
 	if (*rule) {
@@ -1155,13 +1160,15 @@ static int apply_knobs(struct bw_ctx *ctx, const struct opts *o, const char *bdi
 static int watch_apply(struct bw_ctx *ctx, const struct opts *o, struct watch *w,
 		       const struct bw_target *t, const char *who, const char *target)
 {
-	char said[PATH_MAX + 2048];
+	char said[PATH_MAX + 2048], note[PATH_MAX + 256];
 	const struct bw_rule *rule;
 	int r;
 
-	r = pick_rule(ctx, w->conf, w->def, t, who, &rule, said, sizeof(said));
+	r = pick_rule(ctx, w->conf, w->def, t, who, &rule, said, sizeof(said), note, sizeof(note));
 	if (r)
 		return transient(ctx, r, target);
+	if (note[0])
+		log_line("note: %s", note);
 	log_line("%s", said);
 	w->applied = 1;
 	w->rule = rule && !(rule->actions & BW_ACT_IGNORE) ? rule : NULL;
@@ -1363,7 +1370,7 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
  */
 static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *target)
 {
-	char who[PATH_MAX + 80], said[PATH_MAX + 2048];
+	char who[PATH_MAX + 80], said[PATH_MAX + 2048], note[PATH_MAX + 256];
 	const struct bw_rule *rule;
 	struct bw_rule def = { 0 };
 	struct bw_target t;
@@ -1383,7 +1390,8 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 		if (conf.builtin)
 			printf("no configuration file: the built-in rule %s\n", conf.r[0].text);
 		else
-			printf("%zu rule(s) in %u file(s)\n", conf.n, conf.nfiles);
+			printf("%zu rule(s) in %u file(s); the built-in rule %s is not in "
+			       "effect\n", conf.n, conf.nfiles, bw_conf_builtin_text());
 		goto out;
 	}
 	if (o->watch) {
@@ -1395,9 +1403,12 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	if (r)
 		goto out;
 	describe(who, sizeof(who), target, &t);
-	r = pick_rule(ctx, &conf, o->policy ? &def : NULL, &t, who, &rule, said, sizeof(said));
+	r = pick_rule(ctx, &conf, o->policy ? &def : NULL, &t, who, &rule, said, sizeof(said),
+		      note, sizeof(note));
 	if (r)
 		goto out;
+	if (note[0])
+		fprintf(stderr, PROG ": note: %s\n", note);
 	printf("%s\n", said);
 	if (!rule || (rule->actions & BW_ACT_IGNORE))
 		goto out;

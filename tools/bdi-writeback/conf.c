@@ -569,6 +569,23 @@ const struct bw_rule *bw_conf_match(const struct bw_conf *c, const struct bw_pro
 	return NULL;
 }
 
+const char *bw_conf_builtin_text(void)
+{
+	return builtin_rule;
+}
+
+int bw_conf_builtin_matches(struct bw_ctx *ctx, const struct bw_props *p)
+{
+	struct bw_conf b = { 0 };
+	int m;
+
+	if (bw_conf_parse_line(ctx, &b, "(built-in default)", 1, builtin_rule))
+		return 0;
+	m = bw_conf_match(&b, p) != NULL;
+	bw_conf_free(&b);
+	return m;
+}
+
 /* ---- a target's properties ---------------------------------------------- */
 
 /* udev_props: ID_BUS and ID_SERIAL from the udev database, "" without */

@@ -507,6 +507,19 @@ static void apply_rules(void **state)
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
 	fake_file(&fk, "/run/udev/data/b8:16", "E:ID_BUS=usb\nE:ID_SERIAL=SanDisk_Cruzer\n");
 
+	/* files exist: the built-in USB rule is not in effect, and apply says so */
+	policy(&fk, "ID_BUS=ata -> strict_limit 1\n");
+	apply(&fk, 0, &out, &err, "/dev/sdb");
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): no rule matches (bdi=8:16 ID_BUS=usb "));
+	assert_string_equal(err, "bdi-writeback: note: 8:16 (/dev/sdb): the built-in rule "
+			    "'ID_BUS=usb -> auto 2s' is not in effect: configuration files exist "
+			    "(add it to one to keep it)\n");
+	free(out), free(err);
+	knob_is(&fk, "8:16", BW_ATTR, "0\n");
+	apply(&fk, 0, &out, &err, "/mnt/nfs/a");	/* not USB: no note */
+	assert_string_equal(err, "");
+	free(out), free(err);
+
 	/* no rule: nothing done, success; the properties it matched are shown */
 	apply(&fk, 0, &out, NULL, "/mnt/nfs/a");
 	assert_non_null(strstr(out, "0:52 (/mnt/nfs/a): no rule matches (bdi=0:52 ID_BUS=\"\" "
@@ -571,7 +584,8 @@ static void apply_refuses(void **state)
 	free(err);
 	policy(&fk, "ID_BUS=usb -> bytes 16M strict_limit 1\n");
 	apply(&fk, 0, &out, NULL, "--check");
-	assert_string_equal(out, "1 rule(s) in 1 file(s)\n");
+	assert_string_equal(out, "1 rule(s) in 1 file(s); the built-in rule ID_BUS=usb -> auto 2s "
+			    "is not in effect\n");
 	free(out);
 	/* a bad --default */
 	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "auto", "/dev/sdb");
