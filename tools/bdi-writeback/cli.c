@@ -665,7 +665,8 @@ static void describe(char *buf, size_t len, const char *target, const struct bw_
 
 /*
  * note_own_bdi: a disk set by its name or node whose filesystem keeps its
- * dirty pages on a bdi of its own (btrfs, bcachefs): say where they go
+ * dirty pages on a bdi of its own (btrfs, bcachefs, fuseblk): say where
+ * they go, when that bdi is known
  */
 static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_target *t)
 {
@@ -678,7 +679,8 @@ static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_ta
 	for (i = 0; i < m.n; i++) {
 		const struct bw_mountmap_entry *e = &m.e[i];
 
-		if (e->kind != BW_KIND_FS || !e->source || e->source[0] != '/' ||
+		if ((e->kind != BW_KIND_FS && e->kind != BW_KIND_FUSEBLK) || !e->bdi[0] ||
+		    !e->source || e->source[0] != '/' ||
 		    bw_resolve(ctx, e->source, &d) || strcmp(d.bdi, t->bdi))
 			continue;
 		fprintf(stderr, PROG ": note: %s holds %s on %s, whose dirty pages go to %s, "

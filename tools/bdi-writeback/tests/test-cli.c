@@ -139,6 +139,16 @@ static void set_and_read_back(void **state)
 	assert_non_null(strstr(err, "note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
 			       "pages go to bcachefs-7"));
 	free(err);
+	/* fuseblk (ntfs-3g): its pages go to MAJ:MIN-fuseblk */
+	cli(0, NULL, &err, "set", "/dev/sdd1", "0");
+	assert_string_equal(err, "bdi-writeback: note: 8:48 (/dev/sdd1) holds fuseblk on /mnt/ntfs, "
+			    "whose dirty pages go to 8:49-fuseblk, not to the disk's bdi: give a "
+			    "path on the filesystem\n");
+	free(err);
+	/* a btrfs whose bdi cannot be found: no note naming nothing */
+	cli(0, NULL, &err, "set", "8:64", "strict_limit=yes");
+	assert_string_equal(err, "");
+	free(err);
 	cli(0, NULL, &err, "set", "/dev/sdb", "0");	/* xfs: its pages are the disk's */
 	assert_string_equal(err, "");
 	free(err);
