@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -274,6 +276,41 @@ static int set_as_nobody(char **err, const char *target, const char *v1, const c
 	return WEXITSTATUS(status);
 }
 
+/*
+ * set_read_only: "set TARGET SIZE" with the fake bdi directory mounted
+ * read-only, in a mount namespace of its own; -1 where it cannot be made
+ */
+static int set_read_only(char **err, const char *target, const char *size)
+{
+	char dir[4096], log[4096], *e = NULL;
+	int status;
+	pid_t pid;
+	FILE *fp;
+
+	xsnprintf(dir, sizeof(dir), "%s", fake_path(&fk, "/sys/devices/virtual/bdi"));
+	xsnprintf(log, sizeof(log), "%s/ro.log", fk.root);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount(dir, dir, NULL, MS_BIND, NULL) ||
+		    mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL))
+			_exit(200);
+		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, size, NULL);
+		fp = fopen(log, "w");
+		if (!fp || fputs(e, fp) < 0 || fclose(fp))
+			_exit(201);
+		_exit(status);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 200)
+		return -1;
+	*err = fake_read(&fk, "/ro.log");
+	assert_non_null(*err);
+	return WEXITSTATUS(status);
+}
+
 /* knob_is: /sys/devices/virtual/bdi/BDI/KNOB of tree F reads WANT */
 static void knob_is(const struct fake *f, const char *bdi, const char *knob, const char *want)
 {
@@ -488,14 +525,30 @@ static void small_usage(void **state)
 
 static void permission_denied(void **state)
 {
-	char path[4096];
+	char path[4096], *err;
+	int r;
 
 	(void)state;
 	reset("8:16");
 	xsnprintf(path, sizeof(path), "%s", fake_path(&fk, ATTR("8:16")));
 	chmod(path, 0444);
-	assert_int_equal(set_as_nobody(NULL, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
+	assert_int_equal(set_as_nobody(&err, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
+	assert_non_null(strstr(err, "Permission denied (root can write it)\n"));
+	free(err);
 	chmod(path, 0644);
+	attr_is("8:16", "0\n");
+	/* read-only, as in a sandbox: not a matter of being root */
+	r = set_read_only(&err, "/mnt/data", "1M");
+	if (r < 0) {
+		print_message("read-only case not run: no mount namespace here\n");
+		return;
+	}
+	assert_int_equal(r, BW_EXIT_PERM);
+	assert_non_null(strstr(err, ": Read-only file system (the file system is read-only here: in a "
+			       "sandbox, e.g. a unit, it must be writable: "
+			       "ReadWritePaths=/sys/devices/virtual/bdi)\n"));
+	assert_null(strstr(err, "root can write it"));
+	free(err);
 	attr_is("8:16", "0\n");
 }
 
