@@ -208,7 +208,7 @@ static void usage(FILE *out)
 	      "     --check            read the rules, report errors, apply nothing\n"
 	      "\n"
 	      "Other options:\n"
-	      "     --sysroot DIR      read /sys and /proc under DIR (for tests)\n"
+	      "     --sysroot DIR      read /sys, /proc and /run/udev under DIR (for tests)\n"
 	      " -h, --help             this help\n"
 	      " -V, --version          version\n"
 	      "\n"
@@ -705,15 +705,19 @@ static int set_knobs(struct bw_ctx *ctx, const char *bdi, const char *who, const
 
 	for (i = 0; i < n; i++) {
 		if (dry_run) {
-			if (bw_get_attr(ctx, bdi, attr[i], &old[i]))
+			r = bw_get_attr(ctx, bdi, attr[i], &old[i]);
+			if (r)
 				snprintf(h2, sizeof(h2), "- (the kernel lacks it)");
 			else
 				bw_attr_text(attr[i], old[i], h2, sizeof(h2));
-			printf("%s: would set %s to %s", who, bw_attrs[attr[i]].name,
+			printf("%s: would %s %s %s %s", who, !r && old[i] == val[i] ? "leave" : "set",
+			       bw_attrs[attr[i]].name, !r && old[i] == val[i] ? "at" : "to",
 			       bw_attr_text(attr[i], val[i], h1, sizeof(h1)));
 			if (bw_attrs[attr[i]].kind == BW_V_BYTES)
 				printf(" (%" PRIu64 ")", val[i]);
-			printf("; now %s\n", h2);
+			if (r || old[i] != val[i])
+				printf("; now %s", h2);
+			putchar('\n');
 			continue;
 		}
 		r = bw_set_attr(ctx, bdi, attr[i], val[i], &old[i], &back);
@@ -962,9 +966,13 @@ static void dry_run(struct bw_ctx *ctx, const struct opts *o, const char *who, c
 	struct bw_stats st;
 	uint64_t raw;
 
-	printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
-	       bw_human_iec(want, h1, sizeof(h1)), want,
-	       have_cur ? bw_human_iec(cur, h2, sizeof(h2)) : "- (the kernel lacks it)");
+	if (have_cur && want == cur)
+		printf("%s: would leave " BW_ATTR " at %s (%" PRIu64 ")\n", who,
+		       bw_human_iec(want, h1, sizeof(h1)), want);
+	else
+		printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
+		       bw_human_iec(want, h1, sizeof(h1)), want,
+		       have_cur ? bw_human_iec(cur, h2, sizeof(h2)) : "- (the kernel lacks it)");
 	if (measured) {
 		raw = bw_mul_div(m->bps, o->a.seconds_ms, 1000);
 		printf("  write bandwidth: %s/s (%" PRIu64 " bytes/s), from %s\n",

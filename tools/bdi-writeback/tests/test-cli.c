@@ -656,6 +656,11 @@ static void auto_sizes(void **state)
 	assert_non_null(strstr(out, "stays 16 MiB"));
 	free(out);
 	attr_is("7:0", "16777216\n");
+	cli(0, &out, NULL, "auto", "--dry-run", "/dev/loop0", "--fallback", "8M");
+	assert_non_null(strstr(out, "7:0 (/dev/loop0): would leave dirty_background_bytes at 16 MiB "
+			       "(16777216)\n"));
+	assert_null(strstr(out, "would set"));
+	free(out);
 	/* counters: the fake ones do not move, so nothing is measured */
 	cli(BW_EXIT_FAILURE, NULL, &err, "auto", "--source", "counters", "--window", "0.1", "8:16");
 	assert_non_null(strstr(err, "too little written to measure"));

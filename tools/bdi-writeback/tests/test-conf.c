@@ -531,6 +531,17 @@ static void apply_rules(void **state)
 	assert_non_null(strstr(out, "; --default: bytes 2M\n"));
 	free(out);
 	knob_is(&fk, "0:52", BW_ATTR, "2097152\n");
+	/* a knob that has the value already: left as it is */
+	fake_file(&fk, BDI_DIR("0:52") BW_ATTR, "0\n");
+	apply(&fk, 0, &out, NULL, "--dry-run", "--default", "bytes 0", "/mnt/nfs");
+	assert_non_null(strstr(out, "0:52 (/mnt/nfs): would leave dirty_background_bytes at 0 B (0)\n"));
+	free(out);
+	reset_knobs();
+	policy(&fk, "bdi=8:16 -> strict_limit 0 max_ratio 100\n");
+	apply(&fk, 0, &out, NULL, "--dry-run", "8:16");
+	assert_non_null(strstr(out, "8:16: would leave strict_limit at 0\n"));
+	assert_non_null(strstr(out, "8:16: would leave max_ratio at 100%\n"));
+	free(out);
 }
 
 static void apply_auto(void **state)
