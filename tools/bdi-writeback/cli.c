@@ -1386,6 +1386,7 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	struct bw_target t;
 	struct bw_conf conf;
 	struct opts ao;
+	size_t i;
 	int r;
 
 	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, !!o->config);
@@ -1400,8 +1401,14 @@ static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *targe
 		if (conf.builtin)
 			printf("no configuration file: the built-in rule %s\n", conf.r[0].text);
 		else
-			printf("%zu rule(s) in %u file(s); the built-in rule %s is not in "
-			       "effect\n", conf.n, conf.nfiles, bw_conf_builtin_text());
+			printf("%zu rule(s) in %u file(s)\n", conf.n, conf.nfiles);
+		for (i = 0; i < conf.n && strcmp(conf.r[i].text, bw_conf_builtin_text()); i++)
+			;
+		/* files exist, and none has the built-in rule */
+		if (!conf.builtin && i == conf.n)
+			fprintf(stderr, PROG ": note: the built-in rule '%s' is not in effect: "
+				"configuration files exist (add it to one to keep it)\n",
+				bw_conf_builtin_text());
 		goto out;
 	}
 	if (o->watch) {

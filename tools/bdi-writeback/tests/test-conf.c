@@ -594,10 +594,15 @@ static void apply_refuses(void **state)
 	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150'"));
 	free(err);
 	policy(&fk, "ID_BUS=usb -> bytes 16M strict_limit 1\n");
-	apply(&fk, 0, &out, NULL, "--check");
-	assert_string_equal(out, "1 rule(s) in 1 file(s); the built-in rule ID_BUS=usb -> auto 2s "
-			    "is not in effect\n");
-	free(out);
+	apply(&fk, 0, &out, &err, "--check");
+	assert_string_equal(out, "1 rule(s) in 1 file(s)\n");
+	assert_string_equal(err, "bdi-writeback: note: the built-in rule 'ID_BUS=usb -> auto 2s' is "
+			    "not in effect: configuration files exist (add it to one to keep it)\n");
+	free(out), free(err);
+	policy(&fk, "ID_BUS=usb -> bytes 16M\nID_BUS=usb -> auto 2s\n");	/* kept in the file */
+	apply(&fk, 0, &out, &err, "--check");
+	assert_string_equal(err, "");
+	free(out), free(err);
 	/* a bad --default */
 	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "auto", "/dev/sdb");
 	assert_non_null(strstr(err, "bdi-writeback: --default: 'auto' needs a value\n"));
