@@ -1041,7 +1041,8 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
  * is waited for too.
  *
  * apply --watch picks its rule once the target is there, from what is
- * there, and applies the whole of it again whenever the target comes back.
+ * there. A rule without "auto" is applied once; one with it is applied
+ * whole again whenever the target comes back.
  */
 struct watch {
 	char mountpoint[PATH_MAX];	/* a path TARGET: the mount point */
@@ -1164,8 +1165,8 @@ static int apply_knobs(struct bw_ctx *ctx, const struct opts *o, const char *bdi
 }
 
 /*
- * watch_apply: the rule for what is there now, applied whole. A bdi name
- * (a disk's unit) whose rule has no "auto" has nothing left to watch.
+ * watch_apply: the rule for what is there now, applied whole. A rule
+ * without "auto" has nothing left to watch: it is applied once.
  */
 static int watch_apply(struct bw_ctx *ctx, const struct opts *o, struct watch *w,
 		       const struct bw_target *t, const char *who, const char *target)
@@ -1194,7 +1195,7 @@ static int watch_apply(struct bw_ctx *ctx, const struct opts *o, struct watch *w
 			return transient(ctx, r, target);
 		}
 	}
-	if (target[0] != '/' && !(w->rule && (w->rule->actions & BW_ACT_AUTO)))
+	if (!w->rule || !(w->rule->actions & BW_ACT_AUTO))
 		w->done = 1;
 	return 0;
 }

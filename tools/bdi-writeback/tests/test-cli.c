@@ -923,6 +923,7 @@ static char *mountinfo_without(const char *mi, const char *line_start)
 static void apply_watch_waits_for_mount(void **state)
 {
 	char log[4096], *mi, *before;
+	int status;
 
 	(void)state;
 	reset("8:16");
@@ -944,9 +945,12 @@ static void apply_watch_waits_for_mount(void **state)
 	assert_true(wait_for(log, "8:16 (/mnt/data): rule "));
 	assert_true(wait_for(log, ".conf:1: mount=/mnt/data -> bytes 48M"));
 	assert_true(wait_for(log, "8:16 (/mnt/data): dirty_background_bytes 0 B -> 48 MiB"));
+	/* a fixed rule: applied once, and the command ends */
+	assert_int_equal(waitpid(watcher, &status, 0), watcher);
+	watcher = 0;
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	attr_is("8:16", "50331648\n");
 	attr_is("8:0", "0\n");
-	stop_watch(watcher, SIGTERM, log);
 	fake_file(&fk, "/run/udev/data/b8:0", "");
 	free(before);
 	free(mi);
