@@ -1134,8 +1134,20 @@ static int pick_rule(struct bw_ctx *ctx, const struct bw_conf *conf, const struc
 static int apply_knobs(struct bw_ctx *ctx, const struct opts *o, const char *bdi,
 		       const char *who, const struct bw_rule *rule)
 {
+	const struct {
+		unsigned int bit;
+		int attr;
+		uint64_t v;
+	} k[] = {
+		/* the limit before strict_limit, so that it is never strict on the old one */
+		{ BW_ACT_MAX_BYTES, BW_A_MAX, rule->max_bytes },
+		{ BW_ACT_MAX_RATIO, BW_A_MAXRATIO, rule->max_ratio },
+		{ BW_ACT_STRICT_LIMIT, BW_A_STRICT, rule->strict_limit },
+		{ BW_ACT_BYTES, BW_A_BG, rule->bytes },
+	};
 	int attr[BW_NATTRS], n = 0, r;
 	uint64_t val[BW_NATTRS];
+	size_t i;
 
 	r = bw_conf_check_attrs(ctx, bdi, rule);
 	if (r == BW_EXIT_NOATTR && o->dry_run) {
@@ -1144,22 +1156,11 @@ static int apply_knobs(struct bw_ctx *ctx, const struct opts *o, const char *bdi
 	}
 	if (r)
 		return report(ctx, r);
-	/* the limit before strict_limit, so that it is never strict on the old one */
-	if (rule->actions & BW_ACT_MAX_BYTES) {
-		attr[n] = BW_A_MAX;
-		val[n++] = rule->max_bytes;
-	}
-	if (rule->actions & BW_ACT_MAX_RATIO) {
-		attr[n] = BW_A_MAXRATIO;
-		val[n++] = rule->max_ratio;
-	}
-	if (rule->actions & BW_ACT_STRICT_LIMIT) {
-		attr[n] = BW_A_STRICT;
-		val[n++] = rule->strict_limit;
-	}
-	if (rule->actions & BW_ACT_BYTES) {
-		attr[n] = BW_A_BG;
-		val[n++] = rule->bytes;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (rule->actions & k[i].bit) {
+			attr[n] = k[i].attr;
+			val[n++] = k[i].v;
+		}
 	}
 	return set_knobs(ctx, bdi, who, attr, val, n, o->dry_run);
 }

@@ -113,9 +113,27 @@ static void help_version_usage(void **state)
 	assert_int_equal(run_cli(NULL, NULL, "--sysroot", NULL), BW_EXIT_USAGE);
 }
 
+#define NOTE_TAIL ", not to the disk's bdi: give a path on the filesystem\n"
+
+static const struct {
+	const char *target, *value, *note;
+} notes[] = {
+	{ "/dev/sdc", "1M", "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, whose "
+	  "dirty pages go to btrfs-1" NOTE_TAIL },
+	{ "8:80", "0", "bdi-writeback: note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
+	  "pages go to bcachefs-7" NOTE_TAIL },
+	/* fuseblk (ntfs-3g): its pages go to MAJ:MIN-fuseblk */
+	{ "/dev/sdd1", "0", "bdi-writeback: note: 8:48 (/dev/sdd1) holds fuseblk on /mnt/ntfs, "
+	  "whose dirty pages go to 8:49-fuseblk" NOTE_TAIL },
+	/* a btrfs whose bdi cannot be found: no note naming nothing */
+	{ "8:64", "strict_limit=yes", "" },
+	{ "/dev/sdb", "0", "" },	/* xfs: its pages are the disk's */
+};
+
 static void set_and_read_back(void **state)
 {
 	char *out, *err;
+	size_t i;
 
 	(void)state;
 	reset("8:16");
@@ -131,29 +149,12 @@ static void set_and_read_back(void **state)
 	attr_is("btrfs-1", "16777216\n");
 	cli(0, NULL, NULL, "set", "/mnt/nfs/a", "18446744073709551615");
 	attr_is("0:52", "18446744073709551615\n");
-	/* the disk under btrfs or bcachefs: set, with a note of where pages go */
-	cli(0, NULL, &err, "set", "/dev/sdc", "1M");
-	assert_string_equal(err, "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, "
-			    "whose dirty pages go to btrfs-1, not to the disk's bdi: give a path on "
-			    "the filesystem\n");
-	free(err);
-	cli(0, NULL, &err, "set", "8:80", "0");
-	assert_non_null(strstr(err, "note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
-			       "pages go to bcachefs-7"));
-	free(err);
-	/* fuseblk (ntfs-3g): its pages go to MAJ:MIN-fuseblk */
-	cli(0, NULL, &err, "set", "/dev/sdd1", "0");
-	assert_string_equal(err, "bdi-writeback: note: 8:48 (/dev/sdd1) holds fuseblk on /mnt/ntfs, "
-			    "whose dirty pages go to 8:49-fuseblk, not to the disk's bdi: give a "
-			    "path on the filesystem\n");
-	free(err);
-	/* a btrfs whose bdi cannot be found: no note naming nothing */
-	cli(0, NULL, &err, "set", "8:64", "strict_limit=yes");
-	assert_string_equal(err, "");
-	free(err);
-	cli(0, NULL, &err, "set", "/dev/sdb", "0");	/* xfs: its pages are the disk's */
-	assert_string_equal(err, "");
-	free(err);
+	/* a disk under a filesystem with a bdi of its own: set, with a note of where pages go */
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		cli(0, NULL, &err, "set", notes[i].target, notes[i].value);
+		assert_string_equal(err, notes[i].note);
+		free(err);
+	}
 }
 
 static void set_refuses(void **state)
@@ -242,25 +243,35 @@ static void unpatched_kernel(void **state)
 	free(err);
 }
 
+enum { AS_NOBODY, READ_ONLY };
+
 /*
- * set_as_nobody: "set TARGET V1 [V2]" run as nobody, since root may write
- * anything (the tree is 0755/0644); its exit status, and *ERR what it said
+ * set_apart: "set TARGET V1 [V2]" in a child: AS_NOBODY, since root may
+ * write anything (the tree is 0755/0644), or READ_ONLY, with the fake bdi
+ * directory mounted read-only in a mount namespace of its own. Its exit
+ * status, and *ERR what it said; -1 where READ_ONLY cannot be made.
  */
-static int set_as_nobody(char **err, const char *target, const char *v1, const char *v2)
+static int set_apart(int how, char **err, const char *target, const char *v1, const char *v2)
 {
-	char log[4096], *e = NULL;
+	char dir[4096], log[4096], *e = NULL;
 	int status;
 	pid_t pid;
 	FILE *fp;
 
-	xsnprintf(log, sizeof(log), "%s/nobody.log", fk.root);
-	fake_file(&fk, "/nobody.log", "");
+	xsnprintf(dir, sizeof(dir), "%s", fake_path(&fk, "/sys/devices/virtual/bdi"));
+	xsnprintf(log, sizeof(log), "%s/apart.log", fk.root);
+	fake_file(&fk, "/apart.log", "");
 	chmod(log, 0666);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		if (how == AS_NOBODY && geteuid() == 0 && (setgid(65534) || setuid(65534)))
 			_exit(100);
+		if (how == READ_ONLY &&
+		    (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		     mount(dir, dir, NULL, MS_BIND, NULL) ||
+		     mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL)))
+			_exit(200);
 		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, v1, v2, NULL);
 		fp = fopen(log, "w");
 		if (!fp || fputs(e, fp) < 0 || fclose(fp))
@@ -269,47 +280,16 @@ static int set_as_nobody(char **err, const char *target, const char *v1, const c
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
+	if (how == READ_ONLY && WEXITSTATUS(status) == 200)
+		return -1;
 	if (err) {
-		*err = fake_read(&fk, "/nobody.log");
+		*err = fake_read(&fk, "/apart.log");
 		assert_non_null(*err);
 	}
 	return WEXITSTATUS(status);
 }
 
-/*
- * set_read_only: "set TARGET SIZE" with the fake bdi directory mounted
- * read-only, in a mount namespace of its own; -1 where it cannot be made
- */
-static int set_read_only(char **err, const char *target, const char *size)
-{
-	char dir[4096], log[4096], *e = NULL;
-	int status;
-	pid_t pid;
-	FILE *fp;
-
-	xsnprintf(dir, sizeof(dir), "%s", fake_path(&fk, "/sys/devices/virtual/bdi"));
-	xsnprintf(log, sizeof(log), "%s/ro.log", fk.root);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount(dir, dir, NULL, MS_BIND, NULL) ||
-		    mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL))
-			_exit(200);
-		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, size, NULL);
-		fp = fopen(log, "w");
-		if (!fp || fputs(e, fp) < 0 || fclose(fp))
-			_exit(201);
-		_exit(status);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 200)
-		return -1;
-	*err = fake_read(&fk, "/ro.log");
-	assert_non_null(*err);
-	return WEXITSTATUS(status);
-}
+#define set_as_nobody(err, target, v1, v2)	set_apart(AS_NOBODY, err, target, v1, v2)
 
 /* knob_is: /sys/devices/virtual/bdi/BDI/KNOB of tree F reads WANT */
 static void knob_is(const struct fake *f, const char *bdi, const char *knob, const char *want)
@@ -538,7 +518,7 @@ static void permission_denied(void **state)
 	chmod(path, 0644);
 	attr_is("8:16", "0\n");
 	/* read-only, as in a sandbox: not a matter of being root */
-	r = set_read_only(&err, "/mnt/data", "1M");
+	r = set_apart(READ_ONLY, &err, "/mnt/data", "1M", NULL);
 	if (r < 0) {
 		print_message("read-only case not run: no mount namespace here\n");
 		return;
@@ -832,13 +812,39 @@ static void watch_mount_goes(void **state)
 	free(mi);
 }
 
+/* mountinfo_without: the fake table less the line of one mount point */
+static char *mountinfo_without(const char *mi, const char *line_start)
+{
+	char *before = strdup(mi), *p;
+
+	assert_non_null(before);
+	p = strstr(before, line_start);
+	assert_non_null(p);
+	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	return before;
+}
+
+/*
+ * mount_later: the watcher of LOG waits while /mnt/data is not mounted,
+ * touching neither disk; then it is mounted (table MI) and found
+ */
+static void mount_later(const char *log, const char *mi)
+{
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting"));
+	sleep_ms(400);
+	attr_is("8:0", "0\n");
+	attr_is("8:16", "0\n");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+}
+
 /*
  * A path not mounted yet when the watch starts: nothing is done to the
  * filesystem below (here /, on sda); once mounted, it is sized.
  */
 static void watch_not_mounted_yet(void **state)
 {
-	char log[4096], *mi, *before, *p;
+	char log[4096], *mi, *before;
 
 	(void)state;
 	reset("8:16");
@@ -847,20 +853,11 @@ static void watch_not_mounted_yet(void **state)
 	mi = fake_read(&fk, "/proc/self/mountinfo");
 	assert_non_null(mi);
 	/* the same table without /mnt/data */
-	before = strdup(mi);
-	assert_non_null(before);
-	p = strstr(before, "22 20 8:16 / /mnt/data ");
-	assert_non_null(p);
-	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
 	fake_file(&fk, "/proc/self/mountinfo", before);
 	watcher = start_watch(log, "/mnt/data");
 	assert_true(wait_for(log, "/mnt/data: watching what is mounted on /mnt/data: bandwidth x 2 s"));
-	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting for it"));
-	sleep_ms(400);
-	attr_is("8:0", "0\n");
-	attr_is("8:16", "0\n");
-	fake_file(&fk, "/proc/self/mountinfo", mi);
-	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	mount_later(log, mi);
 	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
 	attr_is("8:16", "33554432\n");
 	attr_is("8:0", "0\n");
@@ -904,16 +901,21 @@ static pid_t start_apply(const char *log, const char *rules, const char *dflt,
 	return pid;
 }
 
-/* mountinfo_without: the fake table less the line of one mount point */
-static char *mountinfo_without(const char *mi, const char *line_start)
+/*
+ * apply_setup: 8:16 and 8:0 at 0, LOG in the tree; the mount table, and in
+ * *BEFORE the same without /mnt/data
+ */
+static char *apply_setup(char *log, size_t len, const char *name, char **before)
 {
-	char *before = strdup(mi), *p;
+	char *mi;
 
-	assert_non_null(before);
-	p = strstr(before, line_start);
-	assert_non_null(p);
-	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
-	return before;
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, len, "%s/%s", fk.root, name);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	*before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
+	return mi;
 }
 
 /*
@@ -926,22 +928,12 @@ static void apply_watch_waits_for_mount(void **state)
 	int status;
 
 	(void)state;
-	reset("8:16");
-	reset("8:0");
+	mi = apply_setup(log, sizeof(log), "apply1.log", &before);
 	fake_file(&fk, "/run/udev/data/b8:0", "E:ID_BUS=ata\n");
-	xsnprintf(log, sizeof(log), "%s/apply1.log", fk.root);
-	mi = fake_read(&fk, "/proc/self/mountinfo");
-	assert_non_null(mi);
-	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
 	fake_file(&fk, "/proc/self/mountinfo", before);
 	watcher = start_apply(log, "mount=/mnt/data -> bytes 48M\nID_BUS=ata -> bytes 9M\n",
 			      "auto 2s", "/mnt/data");
-	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted)"));
-	sleep_ms(400);
-	attr_is("8:0", "0\n");
-	attr_is("8:16", "0\n");
-	fake_file(&fk, "/proc/self/mountinfo", mi);
-	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	mount_later(log, mi);
 	assert_true(wait_for(log, "8:16 (/mnt/data): rule "));
 	assert_true(wait_for(log, ".conf:1: mount=/mnt/data -> bytes 48M"));
 	assert_true(wait_for(log, "8:16 (/mnt/data): dirty_background_bytes 0 B -> 48 MiB"));
@@ -962,13 +954,8 @@ static void apply_watch_reapplies(void **state)
 	char log[4096], *mi, *before;
 
 	(void)state;
-	reset("8:16");
-	reset("8:0");
+	mi = apply_setup(log, sizeof(log), "apply2.log", &before);
 	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
-	xsnprintf(log, sizeof(log), "%s/apply2.log", fk.root);
-	mi = fake_read(&fk, "/proc/self/mountinfo");
-	assert_non_null(mi);
-	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
 	watcher = start_apply(log, "mount=/mnt/data -> auto 2s max_bytes 16M\n", NULL, "/mnt/data");
 	assert_true(wait_for(log, "8:16 (/mnt/data): max_bytes 1 GiB -> 16 MiB (16777216)"));
 	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
