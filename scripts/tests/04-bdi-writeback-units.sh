@@ -31,9 +31,10 @@ code() {
 # unit_value FILE KEY: the value of KEY= in FILE (the last one)
 unit_value() { sed -n "s/^$2=//p" "$1" | tail -1; }
 
-permanent="$(code USAGE) $(code NOBDI) $(code NOATTR) $(code PERM) $(code SIZE) $(code CONFIG)"
+permanent="$(code USAGE) $(code NOBDI) $(code NOATTR) $(code PERM) $(code SIZE)"
+permanent="$permanent $(code AMBIGUOUS) $(code CONFIG)"
 got=$(unit_value "$d/units/bdi-writeback-watch@.service" RestartPreventExitStatus)
-[ "$got" = "$permanent" ] && ok "watch unit: no restart on exit $got (usage, no bdi, no attribute, permission, size, configuration)" ||
+[ "$got" = "$permanent" ] && ok "watch unit: no restart on exit $got (usage, no bdi, no attribute, permission, size, ambiguous bdi, configuration)" ||
 	not_ok "watch unit: RestartPreventExitStatus=$got, expected $permanent"
 got=$(unit_value "$d/units/bdi-writeback-usb@.service" SuccessExitStatus)
 [ "$got" = "$(code NOATTR)" ] && ok "usb unit: exit $got (kernel without the attribute) is success" ||

@@ -208,7 +208,7 @@ static void usage(FILE *out)
 	      "     --check            read the rules, report errors, apply nothing\n"
 	      "\n"
 	      "Other options:\n"
-	      "     --sysroot DIR      read /sys and /proc under DIR (for tests)\n"
+	      "     --sysroot DIR      read /sys, /proc and /run/udev under DIR (for tests)\n"
 	      " -h, --help             this help\n"
 	      " -V, --version          version\n"
 	      "\n"
@@ -665,7 +665,8 @@ static void describe(char *buf, size_t len, const char *target, const struct bw_
 
 /*
  * note_own_bdi: a disk set by its name or node whose filesystem keeps its
- * dirty pages on a bdi of its own (btrfs, bcachefs): say where they go
+ * dirty pages on a bdi of its own (btrfs, bcachefs, fuseblk): say where
+ * they go, when that bdi is known
  */
 static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_target *t)
 {
@@ -678,7 +679,8 @@ static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_ta
 	for (i = 0; i < m.n; i++) {
 		const struct bw_mountmap_entry *e = &m.e[i];
 
-		if (e->kind != BW_KIND_FS || !e->source || e->source[0] != '/' ||
+		if ((e->kind != BW_KIND_FS && e->kind != BW_KIND_FUSEBLK) || !e->bdi[0] ||
+		    !e->source || e->source[0] != '/' ||
 		    bw_resolve(ctx, e->source, &d) || strcmp(d.bdi, t->bdi))
 			continue;
 		fprintf(stderr, PROG ": note: %s holds %s on %s, whose dirty pages go to %s, "
@@ -690,6 +692,57 @@ static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_ta
 }
 
 /*
+ * set_knobs: write VAL[i] to knob ATTR[i], in order, saying what each was
+ * and is; when a write fails, it is reported and the knobs written before
+ * it are put back. DRY_RUN: say what would be written, write nothing.
+ */
+static int set_knobs(struct bw_ctx *ctx, const char *bdi, const char *who, const int *attr,
+		     const uint64_t *val, int n, int dry_run)
+{
+	uint64_t old[BW_NATTRS], back;
+	char h1[48], h2[48];
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		if (dry_run) {
+			r = bw_get_attr(ctx, bdi, attr[i], &old[i]);
+			if (r)
+				snprintf(h2, sizeof(h2), "- (the kernel lacks it)");
+			else
+				bw_attr_text(attr[i], old[i], h2, sizeof(h2));
+			printf("%s: would %s %s %s %s", who, !r && old[i] == val[i] ? "leave" : "set",
+			       bw_attrs[attr[i]].name, !r && old[i] == val[i] ? "at" : "to",
+			       bw_attr_text(attr[i], val[i], h1, sizeof(h1)));
+			if (bw_attrs[attr[i]].kind == BW_V_BYTES)
+				printf(" (%" PRIu64 ")", val[i]);
+			if (r || old[i] != val[i])
+				printf("; now %s", h2);
+			putchar('\n');
+			continue;
+		}
+		r = bw_set_attr(ctx, bdi, attr[i], val[i], &old[i], &back);
+		if (r) {
+			report(ctx, r);
+			while (i--)
+				if (!bw_set_attr(ctx, bdi, attr[i], old[i], &back, &back))
+					fprintf(stderr, PROG ": %s: %s put back to %s\n", who,
+						bw_attrs[attr[i]].name,
+						bw_attr_text(attr[i], old[i], h1, sizeof(h1)));
+			return r;
+		}
+		printf("%s: %s %s -> %s", who, bw_attrs[attr[i]].name,
+		       bw_attr_text(attr[i], old[i], h1, sizeof(h1)),
+		       bw_attr_text(attr[i], val[i], h2, sizeof(h2)));
+		if (bw_attrs[attr[i]].kind == BW_V_BYTES)
+			printf(" (%" PRIu64 ")", val[i]);
+		if (back != val[i])
+			printf(", reads back %" PRIu64 " (the kernel keeps it in other units)", back);
+		putchar('\n');
+	}
+	return 0;
+}
+
+/*
  * cmd_set: SIZE for dirty_background_bytes, or KNOB=VALUE pairs. Every
  * value is checked, the target resolved and every knob found before the
  * first is written; when a write fails, those written are put back.
@@ -697,8 +750,8 @@ static void note_own_bdi(struct bw_ctx *ctx, const char *who, const struct bw_ta
 static int cmd_set(struct bw_ctx *ctx, const char *target, char **args, int nargs)
 {
 	int attr[BW_NATTRS], i, j, r, n = 0;
-	uint64_t val[BW_NATTRS], old[BW_NATTRS], back;
-	char who[PATH_MAX + 80], h1[48], h2[48], why[256];
+	uint64_t val[BW_NATTRS], old;
+	char who[PATH_MAX + 80], why[256];
 	struct bw_target t;
 
 	for (i = 0; i < nargs; i++) {
@@ -722,32 +775,19 @@ static int cmd_set(struct bw_ctx *ctx, const char *target, char **args, int narg
 		}
 		attr[n++] = a;
 	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (attr[i] == BW_A_MAX && attr[j] == BW_A_MAXRATIO)
+				return bad_usage("max_bytes and max_ratio set the same limit: give one");
 	r = bw_resolve(ctx, target, &t);
 	for (i = 0; !r && i < n; i++)
-		r = bw_get_attr(ctx, t.bdi, attr[i], &old[i]);
+		r = bw_get_attr(ctx, t.bdi, attr[i], &old);
 	if (r)
 		return report(ctx, r);
 	describe(who, sizeof(who), target, &t);
-	for (i = 0; i < n; i++) {
-		r = bw_set_attr(ctx, t.bdi, attr[i], val[i], &old[i], &back);
-		if (r) {
-			report(ctx, r);
-			while (i--)
-				if (!bw_set_attr(ctx, t.bdi, attr[i], old[i], &back, &back))
-					fprintf(stderr, PROG ": %s: %s put back to %s\n", who,
-						bw_attrs[attr[i]].name,
-						bw_attr_text(attr[i], old[i], h1, sizeof(h1)));
-			return r;
-		}
-		printf("%s: %s %s -> %s", who, bw_attrs[attr[i]].name,
-		       bw_attr_text(attr[i], old[i], h1, sizeof(h1)),
-		       bw_attr_text(attr[i], val[i], h2, sizeof(h2)));
-		if (bw_attrs[attr[i]].kind == BW_V_BYTES)
-			printf(" (%" PRIu64 ")", val[i]);
-		if (back != val[i])
-			printf(", reads back %" PRIu64 " (the kernel keeps it in other units)", back);
-		putchar('\n');
-	}
+	r = set_knobs(ctx, t.bdi, who, attr, val, n, 0);
+	if (r)
+		return r;
 	note_own_bdi(ctx, who, &t);
 	return 0;
 }
@@ -926,9 +966,13 @@ static void dry_run(struct bw_ctx *ctx, const struct opts *o, const char *who, c
 	struct bw_stats st;
 	uint64_t raw;
 
-	printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
-	       bw_human_iec(want, h1, sizeof(h1)), want,
-	       have_cur ? bw_human_iec(cur, h2, sizeof(h2)) : "- (the kernel lacks it)");
+	if (have_cur && want == cur)
+		printf("%s: would leave " BW_ATTR " at %s (%" PRIu64 ")\n", who,
+		       bw_human_iec(want, h1, sizeof(h1)), want);
+	else
+		printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n", who,
+		       bw_human_iec(want, h1, sizeof(h1)), want,
+		       have_cur ? bw_human_iec(cur, h2, sizeof(h2)) : "- (the kernel lacks it)");
 	if (measured) {
 		raw = bw_mul_div(m->bps, o->a.seconds_ms, 1000);
 		printf("  write bandwidth: %s/s (%" PRIu64 " bytes/s), from %s\n",
@@ -993,7 +1037,12 @@ static int cmd_auto(struct bw_ctx *ctx, const struct opts *o, const char *target
 /*
  * A path TARGET is a mount point: the watch manages the filesystem mounted
  * there, and waits while none is. It never follows the path to the
- * filesystem below, which is another device.
+ * filesystem below, which is another device. A /dev TARGET not there yet
+ * is waited for too.
+ *
+ * apply --watch picks its rule once the target is there, from what is
+ * there. A rule without "auto" is applied once; one with it is applied
+ * whole again whenever the target comes back.
  */
 struct watch {
 	char mountpoint[PATH_MAX];	/* a path TARGET: the mount point */
@@ -1002,6 +1051,11 @@ struct watch {
 	int seen;			/* it was there once */
 	int have_prev;
 	struct bw_sample prev;
+	const struct bw_conf *conf;	/* apply --watch: the rules */
+	const struct bw_rule *def;	/* and --default, or NULL */
+	const struct bw_rule *rule;	/* the rule applied; NULL: none */
+	int applied;			/* to what is there now */
+	int done;			/* nothing left to watch */
 };
 
 static void gone(struct bw_ctx *ctx, struct watch *w, const char *target)
@@ -1012,6 +1066,7 @@ static void gone(struct bw_ctx *ctx, struct watch *w, const char *target)
 		log_line("%s: not there yet (%s); waiting for it", target, ctx->err);
 	w->gone = 1;
 	w->have_prev = 0;
+	w->applied = 0;
 	w->bdi[0] = '\0';
 }
 
@@ -1028,6 +1083,124 @@ static int transient(struct bw_ctx *ctx, int r, const char *target)
 	return 0;
 }
 
+static void props_text(char *buf, size_t len, const struct bw_props *p)
+{
+	snprintf(buf, len, "bdi=%s ID_BUS=%s ID_SERIAL=%s mount=%s fstype=%s", p->bdi,
+		 p->id_bus[0] ? p->id_bus : "\"\"", p->id_serial[0] ? p->id_serial : "\"\"",
+		 p->n[BW_KEY_MOUNT] ? p->v[BW_KEY_MOUNT][0] : "\"\"",
+		 p->n[BW_KEY_FSTYPE] ? p->v[BW_KEY_FSTYPE][0] : "\"\"");
+}
+
+/*
+ * pick_rule: the first rule that matches T, else DEF (NULL: none); SAID
+ * tells which and why, NOTE (or "") that the built-in rule would have
+ * matched but files exist
+ */
+static int pick_rule(struct bw_ctx *ctx, const struct bw_conf *conf, const struct bw_rule *def,
+		     const struct bw_target *t, const char *who, const struct bw_rule **rule,
+		     char *said, size_t len, char *note, size_t notelen)
+{
+	char what[1024];
+	struct bw_props p;
+	int r;
+
+	r = bw_conf_props(ctx, t, &p);
+	if (r)
+		return r;
+	*rule = bw_conf_match(conf, &p);
+	note[0] = '\0';
+	if (!*rule && !conf->builtin && bw_conf_builtin_matches(ctx, &p))
+		snprintf(note, notelen, "%s: the built-in rule '%s' is not in effect: configuration "
+			 "files exist (add it to one to keep it)", who, bw_conf_builtin_text());
+	props_text(what, sizeof(what), &p);
+	bw_props_free(&p);
+	if (*rule) {
+		snprintf(said, len, "%s: rule %s:%u: %s", who, (*rule)->file, (*rule)->line,
+			 (*rule)->text);
+	} else if (def) {
+		*rule = def;
+		snprintf(said, len, "%s: no rule matches (%s); --default: %s", who, what, def->text);
+	} else {
+		snprintf(said, len, "%s: no rule matches (%s); nothing to do", who, what);
+	}
+	return 0;
+}
+
+/*
+ * apply_knobs: what RULE sets but "auto", every knob checked before the
+ * first is written and those written put back when one fails; reports its
+ * own failure. A dry run on a kernel that lacks a knob says so and goes on.
+ */
+static int apply_knobs(struct bw_ctx *ctx, const struct opts *o, const char *bdi,
+		       const char *who, const struct bw_rule *rule)
+{
+	const struct {
+		unsigned int bit;
+		int attr;
+		uint64_t v;
+	} k[] = {
+		/* the limit before strict_limit, so that it is never strict on the old one */
+		{ BW_ACT_MAX_BYTES, BW_A_MAX, rule->max_bytes },
+		{ BW_ACT_MAX_RATIO, BW_A_MAXRATIO, rule->max_ratio },
+		{ BW_ACT_STRICT_LIMIT, BW_A_STRICT, rule->strict_limit },
+		{ BW_ACT_BYTES, BW_A_BG, rule->bytes },
+	};
+	int attr[BW_NATTRS], n = 0, r;
+	uint64_t val[BW_NATTRS];
+	size_t i;
+
+	r = bw_conf_check_attrs(ctx, bdi, rule);
+	if (r == BW_EXIT_NOATTR && o->dry_run) {
+		fprintf(stderr, PROG ": note: %s\n", ctx->err);
+		r = 0;
+	}
+	if (r)
+		return report(ctx, r);
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		if (rule->actions & k[i].bit) {
+			attr[n] = k[i].attr;
+			val[n++] = k[i].v;
+		}
+	}
+	return set_knobs(ctx, bdi, who, attr, val, n, o->dry_run);
+}
+
+/*
+ * watch_apply: the rule for what is there now, applied whole. A rule
+ * without "auto" has nothing left to watch: it is applied once.
+ */
+static int watch_apply(struct bw_ctx *ctx, const struct opts *o, struct watch *w,
+		       const struct bw_target *t, const char *who, const char *target)
+{
+	char said[PATH_MAX + 2048], note[PATH_MAX + 256];
+	const struct bw_rule *rule;
+	int r;
+
+	r = pick_rule(ctx, w->conf, w->def, t, who, &rule, said, sizeof(said), note, sizeof(note));
+	if (r)
+		return transient(ctx, r, target);
+	if (note[0])
+		log_line("note: %s", note);
+	log_line("%s", said);
+	w->applied = 1;
+	w->rule = rule && !(rule->actions & BW_ACT_IGNORE) ? rule : NULL;
+	if (w->rule) {
+		r = apply_knobs(ctx, o, t->bdi, who, w->rule);
+		fflush(stdout);
+		if (r == BW_EXIT_NOENT) {
+			gone(ctx, w, target);
+			return 0;
+		}
+		if (r) {
+			w->applied = 0;		/* the whole rule again next time */
+			return transient(ctx, r, target);
+		}
+	}
+	if (!w->rule || !(w->rule->actions & BW_ACT_AUTO))
+		w->done = 1;
+	return 0;
+}
+
 /* watch_tick: one measurement; fails only on what waiting cannot mend */
 static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *target,
 		      struct watch *w)
@@ -1036,6 +1209,7 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 	struct bw_target t;
 	struct bw_sample s;
 	struct measure m = { 0 };
+	struct opts ao;
 	uint64_t cur, want, old;
 	int r, measured, clamped;
 
@@ -1045,7 +1219,7 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 		r = bw_resolve_mount(ctx, w->mountpoint, &t);
 	else
 		r = bw_resolve(ctx, target, &t);
-	if (!r)
+	if (!r && !w->conf)
 		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r == BW_EXIT_NOENT || r == BW_EXIT_NOBDI) {
 		gone(ctx, w, target);
@@ -1063,9 +1237,30 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 		w->gone = 0;
 		w->seen = 1;
 		w->have_prev = 0;
+		w->applied = 0;
 		snprintf(w->bdi, sizeof(w->bdi), "%s", t.bdi);
 	}
 	describe(who, sizeof(who), target, &t);
+
+	if (w->conf) {
+		if (!w->applied) {
+			r = watch_apply(ctx, o, w, &t, who, target);
+			if (r || w->done || !w->applied)
+				return r;
+		}
+		if (!w->rule || !(w->rule->actions & BW_ACT_AUTO))
+			return 0;
+		ao = *o;
+		ao.a.seconds_ms = w->rule->auto_ms;
+		o = &ao;
+		r = bw_get_bg(ctx, t.bdi, &cur);
+		if (r == BW_EXIT_NOENT) {
+			gone(ctx, w, target);
+			return 0;
+		}
+		if (r)
+			return transient(ctx, r, target);
+	}
 
 	if (pick_source(ctx, o, t.bdi) == BW_SRC_ESTIMATE) {
 		m.from = "the kernel's estimate";
@@ -1097,7 +1292,12 @@ static int watch_tick(struct bw_ctx *ctx, const struct opts *o, const char *targ
 	return 0;
 }
 
-static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *target)
+/*
+ * watch_run: auto --watch (CONF NULL) and apply --watch; runs until
+ * SIGTERM or SIGINT, or what waiting cannot mend
+ */
+static int watch_run(struct bw_ctx *ctx, const struct opts *o, const char *target,
+		     const struct bw_conf *conf, const struct bw_rule *def)
 {
 	char h1[32], h2[32], h3[32], h4[32];
 	struct bw_target t;
@@ -1107,6 +1307,8 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	int r, sig, there = 1;
 
 	memset(&w, 0, sizeof(w));
+	w.conf = conf;
+	w.def = def;
 	r = bw_resolve(ctx, target, &t);
 	/* a path, there or not yet: the mount point to watch */
 	if ((!r && t.how == BW_BY_PATH) ||
@@ -1114,12 +1316,13 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
 		r = bw_mount_point_path(ctx, target, w.mountpoint, sizeof(w.mountpoint));
 		if (!r)
 			r = bw_resolve_mount(ctx, w.mountpoint, &t);
-		if (r == BW_EXIT_NOENT) {
-			there = 0;	/* not mounted (yet): the first tick says so */
-			r = 0;
-		}
 	}
-	if (!r && there)
+	/* not mounted (yet), no such device (yet): the first tick says so */
+	if (r == BW_EXIT_NOENT && (w.mountpoint[0] || !strncmp(target, "/dev/", 5))) {
+		there = 0;
+		r = 0;
+	}
+	if (!r && there && !conf)
 		r = bw_get_bg(ctx, t.bdi, &cur);
 	if (r)
 		return report(ctx, r);
@@ -1132,18 +1335,28 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	log_line("%s: watching %s%s: bandwidth x %s within %s..%s, every %s%s", target,
-		 there ? "bdi " : "what is mounted on ", there ? w.bdi : w.mountpoint,
-		 secs(o->a.seconds_ms, h1, sizeof(h1)), bw_human_iec(o->a.min, h2, sizeof(h2)),
-		 bw_human_iec(o->a.max, h3, sizeof(h3)), secs(o->interval_ms, h4, sizeof(h4)),
-		 o->source == BW_SRC_COUNTERS ? ", from I/O counters" :
-		 o->source == BW_SRC_ESTIMATE ? ", from the kernel's estimate" : "");
+	if (conf)
+		log_line("%s: watching %s%s: its rule applied whenever it is there, every %s",
+			 target, there ? "bdi " : w.mountpoint[0] ? "what is mounted on " : "",
+			 there ? w.bdi : w.mountpoint[0] ? w.mountpoint : target,
+			 secs(o->interval_ms, h4, sizeof(h4)));
+	else
+		log_line("%s: watching %s%s: bandwidth x %s within %s..%s, every %s%s", target,
+			 there ? "bdi " : w.mountpoint[0] ? "what is mounted on " : "",
+			 there ? w.bdi : w.mountpoint[0] ? w.mountpoint : target,
+			 secs(o->a.seconds_ms, h1, sizeof(h1)),
+			 bw_human_iec(o->a.min, h2, sizeof(h2)),
+			 bw_human_iec(o->a.max, h3, sizeof(h3)), secs(o->interval_ms, h4, sizeof(h4)),
+			 o->source == BW_SRC_COUNTERS ? ", from I/O counters" :
+			 o->source == BW_SRC_ESTIMATE ? ", from the kernel's estimate" : "");
 	for (;;) {
 		r = watch_tick(ctx, o, target, &w);
 		if (r) {
 			log_line("%s: %s; stopping", target, ctx->err);
 			break;
 		}
+		if (w.done)
+			break;
 		sig = sleep_ms(&set, o->interval_ms);
 		if (sig) {
 			log_line("%s: %s, stopping", target, sig == SIGTERM ? "SIGTERM" : "SIGINT");
@@ -1154,94 +1367,76 @@ static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	return r ? report(ctx, r) : 0;
 }
 
-/* ---- apply ------------------------------------------------------------- */
-
-static void props_text(char *buf, size_t len, const struct bw_props *p)
+static int cmd_watch(struct bw_ctx *ctx, const struct opts *o, const char *target)
 {
-	snprintf(buf, len, "bdi=%s ID_BUS=%s ID_SERIAL=%s mount=%s fstype=%s", p->bdi,
-		 p->id_bus[0] ? p->id_bus : "\"\"", p->id_serial[0] ? p->id_serial : "\"\"",
-		 p->n[BW_KEY_MOUNT] ? p->v[BW_KEY_MOUNT][0] : "\"\"",
-		 p->n[BW_KEY_FSTYPE] ? p->v[BW_KEY_FSTYPE][0] : "\"\"");
+	return watch_run(ctx, o, target, NULL, NULL);
 }
+
+/* ---- apply ------------------------------------------------------------- */
 
 /*
  * cmd_apply: the first rule of the configuration file that matches TARGET,
  * done with what set and auto do. The file is read whole first: a bad line
  * and nothing is done. Every attribute the rule names is checked before the
- * first is written.
+ * first is written, and those written are put back when one fails.
  */
 static int cmd_apply(struct bw_ctx *ctx, const struct opts *o, const char *target)
 {
-	char who[PATH_MAX + 80], what[1024], h1[32], h2[32];
+	char who[PATH_MAX + 80], said[PATH_MAX + 2048], note[PATH_MAX + 256];
 	const struct bw_rule *rule;
 	struct bw_rule def = { 0 };
 	struct bw_target t;
-	struct bw_props p;
 	struct bw_conf conf;
 	struct opts ao;
-	uint64_t old;
+	size_t i;
 	int r;
 
 	r = bw_conf_load(ctx, &conf, o->config ? o->config : BW_CONF_PATH, !!o->config);
 	if (r)
 		return report(ctx, r);
-	if (o->policy)
-		r = bw_conf_parse_actions(ctx, &def, "--default", o->policy);
-	if (r)
-		goto out;
+	/* a bad option value is bad usage, not a bad file */
+	if (o->policy && bw_conf_parse_actions(ctx, &def, "--default", o->policy)) {
+		bw_conf_free(&conf);
+		return bad_usage("%s", ctx->err);
+	}
 	if (o->check) {
 		if (conf.builtin)
 			printf("no configuration file: the built-in rule %s\n", conf.r[0].text);
 		else
 			printf("%zu rule(s) in %u file(s)\n", conf.n, conf.nfiles);
+		for (i = 0; i < conf.n && strcmp(conf.r[i].text, bw_conf_builtin_text()); i++)
+			;
+		/* files exist, and none has the built-in rule */
+		if (!conf.builtin && i == conf.n)
+			fprintf(stderr, PROG ": note: the built-in rule '%s' is not in effect: "
+				"configuration files exist (add it to one to keep it)\n",
+				bw_conf_builtin_text());
+		goto out;
+	}
+	if (o->watch) {
+		/* the rule is picked from what is there, once it is */
+		r = -watch_run(ctx, o, target, &conf, o->policy ? &def : NULL);
 		goto out;
 	}
 	r = bw_resolve(ctx, target, &t);
-	if (!r)
-		r = bw_conf_props(ctx, &t, &p);
 	if (r)
 		goto out;
 	describe(who, sizeof(who), target, &t);
-	rule = bw_conf_match(&conf, &p);
-	props_text(what, sizeof(what), &p);
-	bw_props_free(&p);
-	if (rule) {
-		printf("%s: rule %s:%u: %s\n", who, rule->file, rule->line, rule->text);
-	} else if (o->policy) {
-		rule = &def;
-		printf("%s: no rule matches (%s); --default: %s\n", who, what, def.text);
-	} else {
-		printf("%s: no rule matches (%s); nothing to do\n", who, what);
+	r = pick_rule(ctx, &conf, o->policy ? &def : NULL, &t, who, &rule, said, sizeof(said),
+		      note, sizeof(note));
+	if (r)
 		goto out;
-	}
-	if (rule->actions & BW_ACT_IGNORE)
+	if (note[0])
+		fprintf(stderr, PROG ": note: %s\n", note);
+	printf("%s\n", said);
+	if (!rule || (rule->actions & BW_ACT_IGNORE))
 		goto out;
-	r = bw_conf_check_attrs(ctx, t.bdi, rule);
-	if (!r)
-		r = bw_conf_set_knobs(ctx, t.bdi, who, rule, o->dry_run);
-	if (!r && (rule->actions & BW_ACT_BYTES)) {
-		if (o->dry_run) {
-			r = bw_get_bg(ctx, t.bdi, &old);
-			if (!r)
-				printf("%s: would set " BW_ATTR " to %s (%" PRIu64 "); now %s\n",
-				       who, bw_human_iec(rule->bytes, h1, sizeof(h1)), rule->bytes,
-				       bw_human_iec(old, h2, sizeof(h2)));
-		} else {
-			r = bw_set_bg(ctx, t.bdi, rule->bytes, &old);
-			if (!r)
-				printf("%s: " BW_ATTR " %s -> %s (%" PRIu64 ")\n", who,
-				       bw_human_iec(old, h1, sizeof(h1)),
-				       bw_human_iec(rule->bytes, h2, sizeof(h2)), rule->bytes);
-		}
-	}
+	r = -apply_knobs(ctx, o, t.bdi, who, rule);
 	if (!r && (rule->actions & BW_ACT_AUTO)) {
 		ao = *o;
 		ao.a.seconds_ms = rule->auto_ms;
-		if (ao.a.min > ao.a.max)
-			r = bw_fail(ctx, BW_EXIT_SIZE, "invalid bounds: --min is above --max");
-		else
-			/* they report their own failures */
-			r = -(o->watch ? cmd_watch(ctx, &ao, target) : cmd_auto(ctx, &ao, target));
+		/* it reports its own failures */
+		r = -cmd_auto(ctx, &ao, target);
 	}
 out:
 	bw_rule_free(&def);

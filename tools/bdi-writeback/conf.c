@@ -198,7 +198,8 @@ static int actions(struct bw_ctx *ctx, struct bw_rule *r, const char *where,
 		switch (k->bit) {
 		case BW_ACT_BYTES:
 		case BW_ACT_MAX_BYTES:
-			if (bw_parse_size(t[i].s, &v, why, sizeof(why)))
+			/* each value is read as set reads the knob's */
+			if (bw_parse_attr_value(BW_A_BG, t[i].s, &v, why, sizeof(why)))
 				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid size '%s' for %s: %s",
 					       where, t[i].s, k->name, why);
 			if (k->bit == BW_ACT_BYTES)
@@ -216,17 +217,15 @@ static int actions(struct bw_ctx *ctx, struct bw_rule *r, const char *where,
 			r->auto_ms = v;
 			break;
 		case BW_ACT_STRICT_LIMIT:
-			if (strcmp(t[i].s, "0") && strcmp(t[i].s, "1"))
-				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid strict_limit '%s' "
-					       "(0 or 1)", where, t[i].s);
-			r->strict_limit = t[i].s[0] == '1';
-			break;
 		case BW_ACT_MAX_RATIO:
-			if (!isdigit((unsigned char)t[i].s[0]) || strlen(t[i].s) > 3 ||
-			    strspn(t[i].s, "0123456789") != strlen(t[i].s) || atoi(t[i].s) > 100)
-				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid max_ratio '%s' (a "
-					       "percentage, 0 to 100)", where, t[i].s);
-			r->max_ratio = (unsigned int)atoi(t[i].s);
+			if (bw_parse_attr_value(k->bit == BW_ACT_STRICT_LIMIT ? BW_A_STRICT :
+						BW_A_MAXRATIO, t[i].s, &v, why, sizeof(why)))
+				return bw_fail(ctx, BW_EXIT_CONFIG, "%s: invalid %s '%s': %s",
+					       where, k->name, t[i].s, why);
+			if (k->bit == BW_ACT_STRICT_LIMIT)
+				r->strict_limit = (unsigned int)v;
+			else
+				r->max_ratio = (unsigned int)v;
 			break;
 		}
 	}
@@ -570,6 +569,23 @@ const struct bw_rule *bw_conf_match(const struct bw_conf *c, const struct bw_pro
 	return NULL;
 }
 
+const char *bw_conf_builtin_text(void)
+{
+	return builtin_rule;
+}
+
+int bw_conf_builtin_matches(struct bw_ctx *ctx, const struct bw_props *p)
+{
+	struct bw_conf b = { 0 };
+	int m;
+
+	if (bw_conf_parse_line(ctx, &b, "(built-in default)", 1, builtin_rule))
+		return 0;
+	m = bw_conf_match(&b, p) != NULL;
+	bw_conf_free(&b);
+	return m;
+}
+
 /* ---- a target's properties ---------------------------------------------- */
 
 /* udev_props: ID_BUS and ID_SERIAL from the udev database, "" without */
@@ -694,72 +710,4 @@ int bw_conf_check_attrs(struct bw_ctx *ctx, const char *bdi, const struct bw_rul
 			       "later have it); nothing set", rel, path + strlen(ctx->root));
 	}
 	return 0;
-}
-
-static int knob_errno(int e)
-{
-	switch (e) {
-	case ENOENT:
-		return BW_EXIT_NOATTR;
-	case EACCES:
-	case EPERM:
-	case EROFS:
-		return BW_EXIT_PERM;
-	case EINVAL:
-	case ERANGE:
-		return BW_EXIT_SIZE;
-	default:
-		return BW_EXIT_FAILURE;
-	}
-}
-
-static int set_knob(struct bw_ctx *ctx, const char *bdi, const char *who, const char *name,
-		    uint64_t v, int dry_run)
-{
-	char path[PATH_MAX], old[64], buf[32];
-	ssize_t w;
-	int fd, len, e;
-
-	if (bw_path(ctx, path, sizeof(path), "/sys/class/bdi/%s/%s", bdi, name))
-		return bw_fail(ctx, BW_EXIT_FAILURE, "sysroot path too long");
-	if (bw_read_file(path, old, sizeof(old)))
-		old[0] = '\0';
-	old[strcspn(old, "\n")] = '\0';
-	if (dry_run) {
-		printf("%s: would set %s to %" PRIu64 "; now %s\n", who, name, v, old[0] ? old : "?");
-		return 0;
-	}
-	len = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", v);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return bw_fail(ctx, knob_errno(e), "cannot open %s for writing: %s",
-			       path + strlen(ctx->root), strerror(e));
-	}
-	w = write(fd, buf, (size_t)len);
-	e = w < 0 ? errno : 0;
-	if (close(fd) && !e)
-		e = errno;
-	if (!e && w != len)
-		e = EIO;
-	if (e)
-		return bw_fail(ctx, knob_errno(e), "cannot write %" PRIu64 " to %s: %s", v,
-			       path + strlen(ctx->root), strerror(e));
-	printf("%s: %s %s -> %" PRIu64 "\n", who, name, old[0] ? old : "?", v);
-	return 0;
-}
-
-int bw_conf_set_knobs(struct bw_ctx *ctx, const char *bdi, const char *who,
-		      const struct bw_rule *r, int dry_run)
-{
-	int ret = 0;
-
-	/* the limit before strict_limit, so that it is never strict on the old one */
-	if (r->actions & BW_ACT_MAX_BYTES)
-		ret = set_knob(ctx, bdi, who, "max_bytes", r->max_bytes, dry_run);
-	if (!ret && (r->actions & BW_ACT_MAX_RATIO))
-		ret = set_knob(ctx, bdi, who, "max_ratio", r->max_ratio, dry_run);
-	if (!ret && (r->actions & BW_ACT_STRICT_LIMIT))
-		ret = set_knob(ctx, bdi, who, "strict_limit", r->strict_limit, dry_run);
-	return ret;
 }

@@ -76,9 +76,10 @@ void bw_rule_free(struct bw_rule *r);
 int bw_conf_props(struct bw_ctx *ctx, const struct bw_target *t, struct bw_props *p);
 void bw_props_free(struct bw_props *p);
 const struct bw_rule *bw_conf_match(const struct bw_conf *c, const struct bw_props *p);
+/* the built-in rule, in effect only while no file exists, and whether it matches P */
+const char *bw_conf_builtin_text(void);
+int bw_conf_builtin_matches(struct bw_ctx *ctx, const struct bw_props *p);
 
 int bw_conf_check_attrs(struct bw_ctx *ctx, const char *bdi, const struct bw_rule *r);
-int bw_conf_set_knobs(struct bw_ctx *ctx, const char *bdi, const char *who,
-		      const struct bw_rule *r, int dry_run);
 
 #endif

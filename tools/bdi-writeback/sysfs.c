@@ -370,7 +370,7 @@ int bw_parse_attr_value(int a, const char *s, uint64_t *v, char *why, size_t why
 		else if (!strcmp(s, "0") || !strcmp(s, "off") || !strcmp(s, "no"))
 			*v = 0;
 		else {
-			snprintf(why, whylen, "not 0 or 1 (or on, off)");
+			snprintf(why, whylen, "not 0 or 1 (or on, off, yes, no)");
 			return BW_EXIT_SIZE;
 		}
 		return 0;
@@ -497,8 +497,12 @@ int bw_set_attr(struct bw_ctx *ctx, const char *bdi, int a, uint64_t v, uint64_t
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);	/* O_TRUNC: as a shell does */
 	if (fd < 0) {
 		r = errno;
+		/* root may write it, unless the file system is read-only (a sandbox) */
 		return bw_fail(ctx, errno_code(r), "cannot open %s for writing: %s%s", shown,
-			       strerror(r), errno_code(r) == BW_EXIT_PERM ? " (root can write it)" : "");
+			       strerror(r), r == EROFS ? " (the file system is read-only here: "
+			       "in a sandbox, e.g. a unit, it must be writable: "
+			       "ReadWritePaths=/sys/devices/virtual/bdi)" :
+			       errno_code(r) == BW_EXIT_PERM ? " (root can write it)" : "");
 	}
 	w = write(fd, buf, (size_t)len);
 	r = w < 0 ? errno : 0;

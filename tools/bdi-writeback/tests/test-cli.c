@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -111,9 +113,27 @@ static void help_version_usage(void **state)
 	assert_int_equal(run_cli(NULL, NULL, "--sysroot", NULL), BW_EXIT_USAGE);
 }
 
+#define NOTE_TAIL ", not to the disk's bdi: give a path on the filesystem\n"
+
+static const struct {
+	const char *target, *value, *note;
+} notes[] = {
+	{ "/dev/sdc", "1M", "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, whose "
+	  "dirty pages go to btrfs-1" NOTE_TAIL },
+	{ "8:80", "0", "bdi-writeback: note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
+	  "pages go to bcachefs-7" NOTE_TAIL },
+	/* fuseblk (ntfs-3g): its pages go to MAJ:MIN-fuseblk */
+	{ "/dev/sdd1", "0", "bdi-writeback: note: 8:48 (/dev/sdd1) holds fuseblk on /mnt/ntfs, "
+	  "whose dirty pages go to 8:49-fuseblk" NOTE_TAIL },
+	/* a btrfs whose bdi cannot be found: no note naming nothing */
+	{ "8:64", "strict_limit=yes", "" },
+	{ "/dev/sdb", "0", "" },	/* xfs: its pages are the disk's */
+};
+
 static void set_and_read_back(void **state)
 {
 	char *out, *err;
+	size_t i;
 
 	(void)state;
 	reset("8:16");
@@ -129,19 +149,12 @@ static void set_and_read_back(void **state)
 	attr_is("btrfs-1", "16777216\n");
 	cli(0, NULL, NULL, "set", "/mnt/nfs/a", "18446744073709551615");
 	attr_is("0:52", "18446744073709551615\n");
-	/* the disk under btrfs or bcachefs: set, with a note of where pages go */
-	cli(0, NULL, &err, "set", "/dev/sdc", "1M");
-	assert_string_equal(err, "bdi-writeback: note: 8:32 (/dev/sdc) holds btrfs on /mnt/pool, "
-			    "whose dirty pages go to btrfs-1, not to the disk's bdi: give a path on "
-			    "the filesystem\n");
-	free(err);
-	cli(0, NULL, &err, "set", "8:80", "0");
-	assert_non_null(strstr(err, "note: 8:80 holds bcachefs on /mnt/bcachefs, whose dirty "
-			       "pages go to bcachefs-7"));
-	free(err);
-	cli(0, NULL, &err, "set", "/dev/sdb", "0");	/* xfs: its pages are the disk's */
-	assert_string_equal(err, "");
-	free(err);
+	/* a disk under a filesystem with a bdi of its own: set, with a note of where pages go */
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		cli(0, NULL, &err, "set", notes[i].target, notes[i].value);
+		assert_string_equal(err, notes[i].note);
+		free(err);
+	}
 }
 
 static void set_refuses(void **state)
@@ -230,25 +243,35 @@ static void unpatched_kernel(void **state)
 	free(err);
 }
 
+enum { AS_NOBODY, READ_ONLY };
+
 /*
- * set_as_nobody: "set TARGET V1 [V2]" run as nobody, since root may write
- * anything (the tree is 0755/0644); its exit status, and *ERR what it said
+ * set_apart: "set TARGET V1 [V2]" in a child: AS_NOBODY, since root may
+ * write anything (the tree is 0755/0644), or READ_ONLY, with the fake bdi
+ * directory mounted read-only in a mount namespace of its own. Its exit
+ * status, and *ERR what it said; -1 where READ_ONLY cannot be made.
  */
-static int set_as_nobody(char **err, const char *target, const char *v1, const char *v2)
+static int set_apart(int how, char **err, const char *target, const char *v1, const char *v2)
 {
-	char log[4096], *e = NULL;
+	char dir[4096], log[4096], *e = NULL;
 	int status;
 	pid_t pid;
 	FILE *fp;
 
-	xsnprintf(log, sizeof(log), "%s/nobody.log", fk.root);
-	fake_file(&fk, "/nobody.log", "");
+	xsnprintf(dir, sizeof(dir), "%s", fake_path(&fk, "/sys/devices/virtual/bdi"));
+	xsnprintf(log, sizeof(log), "%s/apart.log", fk.root);
+	fake_file(&fk, "/apart.log", "");
 	chmod(log, 0666);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+		if (how == AS_NOBODY && geteuid() == 0 && (setgid(65534) || setuid(65534)))
 			_exit(100);
+		if (how == READ_ONLY &&
+		    (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		     mount(dir, dir, NULL, MS_BIND, NULL) ||
+		     mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL)))
+			_exit(200);
 		status = run_cli(NULL, &e, "--sysroot", fk.root, "set", target, v1, v2, NULL);
 		fp = fopen(log, "w");
 		if (!fp || fputs(e, fp) < 0 || fclose(fp))
@@ -257,12 +280,16 @@ static int set_as_nobody(char **err, const char *target, const char *v1, const c
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
+	if (how == READ_ONLY && WEXITSTATUS(status) == 200)
+		return -1;
 	if (err) {
-		*err = fake_read(&fk, "/nobody.log");
+		*err = fake_read(&fk, "/apart.log");
 		assert_non_null(*err);
 	}
 	return WEXITSTATUS(status);
 }
+
+#define set_as_nobody(err, target, v1, v2)	set_apart(AS_NOBODY, err, target, v1, v2)
 
 /* knob_is: /sys/devices/virtual/bdi/BDI/KNOB of tree F reads WANT */
 static void knob_is(const struct fake *f, const char *bdi, const char *knob, const char *want)
@@ -285,15 +312,21 @@ static void knobs(void **state)
 
 	(void)state;
 	reset("8:16");
-	cli(0, &out, NULL, "set", "/mnt/data", "max_bytes=64M", "strict_limit=on", "max_ratio=50%",
+	cli(0, &out, NULL, "set", "/mnt/data", "max_bytes=64M", "strict_limit=on",
 	    "read_ahead_kb=1M", "dirty_background_bytes=16M", "min_bytes=0");
 	assert_string_equal(out,
 		"8:16 (/mnt/data): max_bytes 1 GiB -> 64 MiB (67108864)\n"
 		"8:16 (/mnt/data): strict_limit 0 -> 1\n"
-		"8:16 (/mnt/data): max_ratio 100% -> 50%\n"
 		"8:16 (/mnt/data): read_ahead_kb 128 (128 KiB) -> 1024 (1 MiB)\n"
 		"8:16 (/mnt/data): dirty_background_bytes 0 B -> 16 MiB (16777216)\n"
 		"8:16 (/mnt/data): min_bytes 0 B -> 0 B (0)\n");
+	free(out);
+	/* max_bytes and max_ratio set the same limit: one at a time, as in the file */
+	cli(BW_EXIT_USAGE, NULL, &err, "set", "8:16", "max_bytes=64M", "max_ratio=50%");
+	assert_non_null(strstr(err, "max_bytes and max_ratio set the same limit: give one"));
+	free(err);
+	cli(0, &out, NULL, "set", "/mnt/data", "max_ratio=50%");
+	assert_string_equal(out, "8:16 (/mnt/data): max_ratio 100% -> 50%\n");
 	free(out);
 	knob_is(&fk, "8:16", "max_bytes", "67108864\n");
 	knob_is(&fk, "8:16", "strict_limit", "1\n");
@@ -311,7 +344,7 @@ static void knobs(void **state)
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
 	/* bad values: status 7, nothing written, not even the good ones */
 	cli(BW_EXIT_SIZE, NULL, &err, "set", "8:16", "max_bytes=1M", "strict_limit=2");
-	assert_string_equal(err, "bdi-writeback: invalid strict_limit '2': not 0 or 1 (or on, off)\n");
+	assert_string_equal(err, "bdi-writeback: invalid strict_limit '2': not 0 or 1 (or on, off, yes, no)\n");
 	free(err);
 	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=101");
 	cli(BW_EXIT_SIZE, NULL, NULL, "set", "8:16", "max_ratio=%");
@@ -472,14 +505,30 @@ static void small_usage(void **state)
 
 static void permission_denied(void **state)
 {
-	char path[4096];
+	char path[4096], *err;
+	int r;
 
 	(void)state;
 	reset("8:16");
 	xsnprintf(path, sizeof(path), "%s", fake_path(&fk, ATTR("8:16")));
 	chmod(path, 0444);
-	assert_int_equal(set_as_nobody(NULL, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
+	assert_int_equal(set_as_nobody(&err, "/mnt/data", "1M", NULL), BW_EXIT_PERM);
+	assert_non_null(strstr(err, "Permission denied (root can write it)\n"));
+	free(err);
 	chmod(path, 0644);
+	attr_is("8:16", "0\n");
+	/* read-only, as in a sandbox: not a matter of being root */
+	r = set_apart(READ_ONLY, &err, "/mnt/data", "1M", NULL);
+	if (r < 0) {
+		print_message("read-only case not run: no mount namespace here\n");
+		return;
+	}
+	assert_int_equal(r, BW_EXIT_PERM);
+	assert_non_null(strstr(err, ": Read-only file system (the file system is read-only here: in a "
+			       "sandbox, e.g. a unit, it must be writable: "
+			       "ReadWritePaths=/sys/devices/virtual/bdi)\n"));
+	assert_null(strstr(err, "root can write it"));
+	free(err);
 	attr_is("8:16", "0\n");
 }
 
@@ -587,6 +636,11 @@ static void auto_sizes(void **state)
 	assert_non_null(strstr(out, "stays 16 MiB"));
 	free(out);
 	attr_is("7:0", "16777216\n");
+	cli(0, &out, NULL, "auto", "--dry-run", "/dev/loop0", "--fallback", "8M");
+	assert_non_null(strstr(out, "7:0 (/dev/loop0): would leave dirty_background_bytes at 16 MiB "
+			       "(16777216)\n"));
+	assert_null(strstr(out, "would set"));
+	free(out);
 	/* counters: the fake ones do not move, so nothing is measured */
 	cli(BW_EXIT_FAILURE, NULL, &err, "auto", "--source", "counters", "--window", "0.1", "8:16");
 	assert_non_null(strstr(err, "too little written to measure"));
@@ -758,13 +812,39 @@ static void watch_mount_goes(void **state)
 	free(mi);
 }
 
+/* mountinfo_without: the fake table less the line of one mount point */
+static char *mountinfo_without(const char *mi, const char *line_start)
+{
+	char *before = strdup(mi), *p;
+
+	assert_non_null(before);
+	p = strstr(before, line_start);
+	assert_non_null(p);
+	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	return before;
+}
+
+/*
+ * mount_later: the watcher of LOG waits while /mnt/data is not mounted,
+ * touching neither disk; then it is mounted (table MI) and found
+ */
+static void mount_later(const char *log, const char *mi)
+{
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting"));
+	sleep_ms(400);
+	attr_is("8:0", "0\n");
+	attr_is("8:16", "0\n");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+}
+
 /*
  * A path not mounted yet when the watch starts: nothing is done to the
  * filesystem below (here /, on sda); once mounted, it is sized.
  */
 static void watch_not_mounted_yet(void **state)
 {
-	char log[4096], *mi, *before, *p;
+	char log[4096], *mi, *before;
 
 	(void)state;
 	reset("8:16");
@@ -773,20 +853,11 @@ static void watch_not_mounted_yet(void **state)
 	mi = fake_read(&fk, "/proc/self/mountinfo");
 	assert_non_null(mi);
 	/* the same table without /mnt/data */
-	before = strdup(mi);
-	assert_non_null(before);
-	p = strstr(before, "22 20 8:16 / /mnt/data ");
-	assert_non_null(p);
-	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
 	fake_file(&fk, "/proc/self/mountinfo", before);
 	watcher = start_watch(log, "/mnt/data");
 	assert_true(wait_for(log, "/mnt/data: watching what is mounted on /mnt/data: bandwidth x 2 s"));
-	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted); waiting for it"));
-	sleep_ms(400);
-	attr_is("8:0", "0\n");
-	attr_is("8:16", "0\n");
-	fake_file(&fk, "/proc/self/mountinfo", mi);
-	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	mount_later(log, mi);
 	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
 	attr_is("8:16", "33554432\n");
 	attr_is("8:0", "0\n");
@@ -804,6 +875,120 @@ static void watch_not_mounted_yet(void **state)
 	attr_is("8:0", "0\n");
 	free(before);
 	free(mi);
+}
+
+/* start_apply: apply --watch of TARGET with these rules, logging to LOG */
+static pid_t start_apply(const char *log, const char *rules, const char *dflt,
+			 const char *target)
+{
+	char conf[4096];
+	pid_t pid;
+
+	fake_file(&fk, "/etc/bdi-writeback.conf", rules);
+	xsnprintf(conf, sizeof(conf), "%s", fake_path(&fk, "/etc/bdi-writeback.conf"));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stdout))
+			_exit(100);
+		if (dflt)
+			_exit(bw_main(11, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "apply",
+						       "-w", "-i0.1", "--config", conf, "--default",
+						       (char *)dflt, (char *)target, NULL }));
+		_exit(bw_main(9, (char *[]){ "bdi-writeback", "--sysroot", fk.root, "apply", "-w",
+					       "-i0.1", "--config", conf, (char *)target, NULL }));
+	}
+	return pid;
+}
+
+/*
+ * apply_setup: 8:16 and 8:0 at 0, LOG in the tree; the mount table, and in
+ * *BEFORE the same without /mnt/data
+ */
+static char *apply_setup(char *log, size_t len, const char *name, char **before)
+{
+	char *mi;
+
+	reset("8:16");
+	reset("8:0");
+	xsnprintf(log, len, "%s/%s", fk.root, name);
+	mi = fake_read(&fk, "/proc/self/mountinfo");
+	assert_non_null(mi);
+	*before = mountinfo_without(mi, "22 20 8:16 / /mnt/data ");
+	return mi;
+}
+
+/*
+ * apply --watch of a mount point with nothing mounted: the rule is picked
+ * from what gets mounted there, never from the filesystem below (/, sda)
+ */
+static void apply_watch_waits_for_mount(void **state)
+{
+	char log[4096], *mi, *before;
+	int status;
+
+	(void)state;
+	mi = apply_setup(log, sizeof(log), "apply1.log", &before);
+	fake_file(&fk, "/run/udev/data/b8:0", "E:ID_BUS=ata\n");
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	watcher = start_apply(log, "mount=/mnt/data -> bytes 48M\nID_BUS=ata -> bytes 9M\n",
+			      "auto 2s", "/mnt/data");
+	mount_later(log, mi);
+	assert_true(wait_for(log, "8:16 (/mnt/data): rule "));
+	assert_true(wait_for(log, ".conf:1: mount=/mnt/data -> bytes 48M"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): dirty_background_bytes 0 B -> 48 MiB"));
+	/* a fixed rule: applied once, and the command ends */
+	assert_int_equal(waitpid(watcher, &status, 0), watcher);
+	watcher = 0;
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	attr_is("8:16", "50331648\n");
+	attr_is("8:0", "0\n");
+	fake_file(&fk, "/run/udev/data/b8:0", "");
+	free(before);
+	free(mi);
+}
+
+/* the target back after going away: the whole rule again, not only auto */
+static void apply_watch_reapplies(void **state)
+{
+	char log[4096], *mi, *before;
+
+	(void)state;
+	mi = apply_setup(log, sizeof(log), "apply2.log", &before);
+	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
+	watcher = start_apply(log, "mount=/mnt/data -> auto 2s max_bytes 16M\n", NULL, "/mnt/data");
+	assert_true(wait_for(log, "8:16 (/mnt/data): max_bytes 1 GiB -> 16 MiB (16777216)"));
+	assert_true(wait_for(log, "8:16 (/mnt/data): 0 B -> 32 MiB"));
+	fake_file(&fk, "/proc/self/mountinfo", before);
+	assert_true(wait_for(log, "/mnt/data: gone (/mnt/data is not mounted)"));
+	/* a new mount of the device: its knobs as the kernel starts them */
+	fake_file(&fk, "/sys/devices/virtual/bdi/8:16/max_bytes", "1073741824\n");
+	reset("8:16");
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: back, bdi 8:16"));
+	assert_true(wait_for_n(log, "8:16 (/mnt/data): max_bytes 1 GiB -> 16 MiB (16777216)", 2));
+	assert_true(wait_for_n(log, "8:16 (/mnt/data): 0 B -> 32 MiB", 2));
+	stop_watch(watcher, SIGTERM, log);
+	attr_is("8:0", "0\n");
+	free(before);
+	free(mi);
+}
+
+/* a /dev TARGET not there yet is waited for, by apply and auto alike */
+static void watch_device_not_there(void **state)
+{
+	char log[4096];
+
+	(void)state;
+	xsnprintf(log, sizeof(log), "%s/apply3.log", fk.root);
+	watcher = start_apply(log, "bdi=* -> bytes 1M\n", NULL, "/dev/sdz");
+	assert_true(wait_for(log, "/dev/sdz: not there yet ("));
+	sleep_ms(300);
+	stop_watch(watcher, SIGTERM, log);
+	xsnprintf(log, sizeof(log), "%s/apply4.log", fk.root);
+	watcher = start_watch(log, "/dev/sdz");
+	assert_true(wait_for(log, "/dev/sdz: not there yet ("));
+	stop_watch(watcher, SIGINT, log);
 }
 
 int test_cli(void)
@@ -824,6 +1009,9 @@ int test_cli(void)
 		cmocka_unit_test_teardown(watch, stop_watcher),
 		cmocka_unit_test_teardown(watch_mount_goes, stop_watcher),
 		cmocka_unit_test_teardown(watch_not_mounted_yet, stop_watcher),
+		cmocka_unit_test_teardown(apply_watch_waits_for_mount, stop_watcher),
+		cmocka_unit_test_teardown(apply_watch_reapplies, stop_watcher),
+		cmocka_unit_test_teardown(watch_device_not_there, stop_watcher),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, setup, teardown);

@@ -116,6 +116,16 @@ static void parses(void **state)
 	assert_int_equal(c.r[5].actions, BW_ACT_BYTES);
 	assert_int_equal(c.r[5].bytes, 0);
 	bw_conf_free(&c);
+
+	/* the values set takes, read by the same parser: on/off/yes/no, 50% */
+	assert_int_equal(bw_conf_parse_line(&ctx, &c, "f", 1,
+					    "bdi=8:16 -> strict_limit yes max_ratio 50%\n"), 0);
+	assert_int_equal(bw_conf_parse_line(&ctx, &c, "f", 2, "bdi=8:32 -> strict_limit off\n"), 0);
+	assert_int_equal(c.r[0].strict_limit, 1);
+	assert_int_equal(c.r[0].max_ratio, 50);
+	assert_int_equal(c.r[1].strict_limit, 0);
+	assert_int_equal(c.r[1].actions, BW_ACT_STRICT_LIMIT);
+	bw_conf_free(&c);
 }
 
 static const struct {
@@ -146,12 +156,11 @@ static const struct {
 	{ "ID_BUS=usb -> auto fast", "f:7: invalid time 'fast' for auto: not a number of seconds" },
 	{ "ID_BUS=usb -> auto 0", "f:7: invalid time '0' for auto: out of range (0.001 to 3600 s)" },
 	{ "ID_BUS=usb -> auto 3601", "f:7: invalid time '3601' for auto: out of range" },
-	{ "ID_BUS=usb -> strict_limit 2", "f:7: invalid strict_limit '2' (0 or 1)" },
-	{ "ID_BUS=usb -> strict_limit yes", "f:7: invalid strict_limit 'yes'" },
-	{ "ID_BUS=usb -> max_ratio 101", "f:7: invalid max_ratio '101' (a percentage, 0 to 100)" },
+	{ "ID_BUS=usb -> strict_limit 2", "f:7: invalid strict_limit '2': not 0 or 1 (or on, off, yes, no)" },
+	{ "ID_BUS=usb -> strict_limit maybe", "f:7: invalid strict_limit 'maybe'" },
+	{ "ID_BUS=usb -> max_ratio 101", "f:7: invalid max_ratio '101': not a percentage (0 to 100)" },
 	{ "ID_BUS=usb -> max_ratio -1", "f:7: invalid max_ratio '-1'" },
 	{ "ID_BUS=usb -> max_ratio 0050", "f:7: invalid max_ratio '0050'" },
-	{ "ID_BUS=usb -> max_ratio 5%", "f:7: invalid max_ratio '5%'" },
 	{ "ID_BUS=usb -> ignore bytes 1M", "f:7: 'ignore' goes alone" },
 	{ "ID_BUS=usb -> strict_limit 1 ignore", "f:7: 'ignore' goes alone" },
 	{ "ID_BUS=usb -> ignore ignore", "f:7: 'ignore' given twice" },
@@ -462,7 +471,7 @@ static void apply_rules(void **state)
 	apply(&fk, 0, &out, NULL, "/dev/sdb");
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): rule "));
 	assert_non_null(strstr(out, "/etc/bdi-writeback.conf:3: ID_BUS=usb -> bytes 16M strict_limit 1 max_bytes 64M\n"));
-	assert_non_null(strstr(out, "8:16 (/dev/sdb): max_bytes 1073741824 -> 67108864\n"));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): max_bytes 1 GiB -> 64 MiB (67108864)\n"));
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): strict_limit 0 -> 1\n"));
 	assert_non_null(strstr(out, "8:16 (/dev/sdb): dirty_background_bytes 0 B -> 16 MiB (16777216)\n"));
 	free(out);
@@ -498,6 +507,19 @@ static void apply_rules(void **state)
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
 	fake_file(&fk, "/run/udev/data/b8:16", "E:ID_BUS=usb\nE:ID_SERIAL=SanDisk_Cruzer\n");
 
+	/* files exist: the built-in USB rule is not in effect, and apply says so */
+	policy(&fk, "ID_BUS=ata -> strict_limit 1\n");
+	apply(&fk, 0, &out, &err, "/dev/sdb");
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): no rule matches (bdi=8:16 ID_BUS=usb "));
+	assert_string_equal(err, "bdi-writeback: note: 8:16 (/dev/sdb): the built-in rule "
+			    "'ID_BUS=usb -> auto 2s' is not in effect: configuration files exist "
+			    "(add it to one to keep it)\n");
+	free(out), free(err);
+	knob_is(&fk, "8:16", BW_ATTR, "0\n");
+	apply(&fk, 0, &out, &err, "/mnt/nfs/a");	/* not USB: no note */
+	assert_string_equal(err, "");
+	free(out), free(err);
+
 	/* no rule: nothing done, success; the properties it matched are shown */
 	apply(&fk, 0, &out, NULL, "/mnt/nfs/a");
 	assert_non_null(strstr(out, "0:52 (/mnt/nfs/a): no rule matches (bdi=0:52 ID_BUS=\"\" "
@@ -509,6 +531,17 @@ static void apply_rules(void **state)
 	assert_non_null(strstr(out, "; --default: bytes 2M\n"));
 	free(out);
 	knob_is(&fk, "0:52", BW_ATTR, "2097152\n");
+	/* a knob that has the value already: left as it is */
+	fake_file(&fk, BDI_DIR("0:52") BW_ATTR, "0\n");
+	apply(&fk, 0, &out, NULL, "--dry-run", "--default", "bytes 0", "/mnt/nfs");
+	assert_non_null(strstr(out, "0:52 (/mnt/nfs): would leave dirty_background_bytes at 0 B (0)\n"));
+	free(out);
+	reset_knobs();
+	policy(&fk, "bdi=8:16 -> strict_limit 0 max_ratio 100\n");
+	apply(&fk, 0, &out, NULL, "--dry-run", "8:16");
+	assert_non_null(strstr(out, "8:16: would leave strict_limit at 0\n"));
+	assert_non_null(strstr(out, "8:16: would leave max_ratio at 100%\n"));
+	free(out);
 }
 
 static void apply_auto(void **state)
@@ -551,8 +584,8 @@ static void apply_refuses(void **state)
 	apply(&fk, BW_EXIT_CONFIG, &out, &err, "/dev/sdb");
 	assert_string_equal(out, "");
 	assert_non_null(strstr(err, "bdi-writeback: "));
-	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150' "
-			       "(a percentage, 0 to 100)\n"));
+	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150': "
+			       "not a percentage (0 to 100)\n"));
 	free(out), free(err);
 	knob_is(&fk, "8:16", BW_ATTR, "0\n");
 	knob_is(&fk, "8:16", "strict_limit", "0\n");
@@ -561,12 +594,21 @@ static void apply_refuses(void **state)
 	assert_non_null(strstr(err, "/etc/bdi-writeback.conf:2: invalid max_ratio '150'"));
 	free(err);
 	policy(&fk, "ID_BUS=usb -> bytes 16M strict_limit 1\n");
-	apply(&fk, 0, &out, NULL, "--check");
+	apply(&fk, 0, &out, &err, "--check");
 	assert_string_equal(out, "1 rule(s) in 1 file(s)\n");
-	free(out);
+	assert_string_equal(err, "bdi-writeback: note: the built-in rule 'ID_BUS=usb -> auto 2s' is "
+			    "not in effect: configuration files exist (add it to one to keep it)\n");
+	free(out), free(err);
+	policy(&fk, "ID_BUS=usb -> bytes 16M\nID_BUS=usb -> auto 2s\n");	/* kept in the file */
+	apply(&fk, 0, &out, &err, "--check");
+	assert_string_equal(err, "");
+	free(out), free(err);
 	/* a bad --default */
-	apply(&fk, BW_EXIT_CONFIG, NULL, &err, "--default", "auto", "/dev/sdb");
-	assert_string_equal(err, "bdi-writeback: --default: 'auto' needs a value\n");
+	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "auto", "/dev/sdb");
+	assert_non_null(strstr(err, "bdi-writeback: --default: 'auto' needs a value\n"));
+	free(err);
+	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--default", "bogus", "/dev/sdb");
+	assert_non_null(strstr(err, "--default: unknown action 'bogus'"));
 	free(err);
 
 	/* a kernel without the series: the 6.2 knob is not written either */
@@ -576,6 +618,20 @@ static void apply_refuses(void **state)
 			       "per-device background writeback threshold (series not applied): no "
 			       "/sys/class/bdi/8:16/dirty_background_bytes; nothing set\n"));
 	free(out), free(err);
+	knob_is(&old, "8:16", "strict_limit", "0\n");
+	/* a dry run there still shows what it would do, sizing included */
+	apply(&old, 0, &out, &err, "--dry-run", "/dev/sdb");
+	assert_non_null(strstr(err, "bdi-writeback: note: the running kernel (6.12.117-test) lacks "));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): would set strict_limit to 1; now 0\n"));
+	assert_non_null(strstr(out, "8:16 (/dev/sdb): would set dirty_background_bytes to 16 MiB "
+			       "(16777216); now - (the kernel lacks it)\n"));
+	free(out), free(err);
+	policy(&old, "ID_BUS=usb -> auto 2s\n");
+	apply(&old, 0, &out, NULL, "--dry-run", "/dev/sdb");
+	assert_non_null(strstr(out, "would set dirty_background_bytes to "));
+	assert_non_null(strstr(out, "; now - (the kernel lacks it)\n"));
+	assert_non_null(strstr(out, "  x 2 s = "));
+	free(out);
 	knob_is(&old, "8:16", "strict_limit", "0\n");
 	/* but what it has is set */
 	policy(&old, "ID_BUS=usb -> strict_limit 1 max_bytes 16M\n");
@@ -589,6 +645,19 @@ static void apply_refuses(void **state)
 			       "have it); nothing set\n"));
 	free(err);
 	knob_is(&fk, "8:48", "max_bytes", "1073741824\n");
+	/* a write that fails: those written before it are put back */
+	fake_file(&fk, BDI_DIR("8:32") "max_bytes", "1073741824\n");
+	unlink(fake_path(&fk, BDI_DIR("8:32") "strict_limit"));
+	fake_mkdir(&fk, BDI_DIR("8:32") "strict_limit");
+	policy(&fk, "bdi=8:32 -> max_bytes 16M strict_limit 1\n");
+	apply(&fk, BW_EXIT_FAILURE, &out, &err, "8:32");
+	assert_non_null(strstr(out, "8:32: max_bytes 1 GiB -> 16 MiB (16777216)\n"));
+	assert_non_null(strstr(err, "/sys/class/bdi/8:32/strict_limit"));
+	assert_non_null(strstr(err, "8:32: max_bytes put back to 1 GiB\n"));
+	free(out), free(err);
+	knob_is(&fk, "8:32", "max_bytes", "1073741824\n");
+	rmdir(fake_path(&fk, BDI_DIR("8:32") "strict_limit"));
+	fake_file(&fk, BDI_DIR("8:32") "strict_limit", "0\n");
 
 	/* usage */
 	apply(&fk, BW_EXIT_USAGE, NULL, &err, "--seconds", "2", "/dev/sdb");
