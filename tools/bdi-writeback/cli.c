@@ -1310,9 +1310,13 @@ static int watch_run(struct bw_ctx *ctx, const struct opts *o, const char *targe
 	w.conf = conf;
 	w.def = def;
 	r = bw_resolve(ctx, target, &t);
-	/* a path, there or not yet: the mount point to watch */
+	/*
+	 * a path, there or not yet: the mount point to watch. An absolute
+	 * path that did not resolve may lie, unmounted, on a filesystem with
+	 * no bdi (the initramfs's rootfs): that is not there yet either.
+	 */
 	if ((!r && t.how == BW_BY_PATH) ||
-	    (r == BW_EXIT_NOENT && target[0] == '/' && strncmp(target, "/dev/", 5))) {
+	    (r && target[0] == '/' && strncmp(target, "/dev/", 5))) {
 		r = bw_mount_point_path(ctx, target, w.mountpoint, sizeof(w.mountpoint));
 		if (!r)
 			r = bw_resolve_mount(ctx, w.mountpoint, &t);

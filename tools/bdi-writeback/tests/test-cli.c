@@ -872,6 +872,14 @@ static void watch_not_mounted_yet(void **state)
 	watcher = start_watch(log, "/media/stick");
 	assert_true(wait_for(log, "/media/stick: not there yet (/media/stick is not mounted)"));
 	stop_watch(watcher, SIGTERM, log);
+	/* below it a root with no bdi (an initramfs's rootfs): waited for too */
+	fake_file(&fk, "/proc/self/mountinfo", "1 0 0:1 / / rw - rootfs rootfs rw\n");
+	xsnprintf(log, sizeof(log), "%s/watch6.log", fk.root);
+	watcher = start_watch(log, "/mnt/data");
+	assert_true(wait_for(log, "/mnt/data: not there yet (/mnt/data is not mounted)"));
+	fake_file(&fk, "/proc/self/mountinfo", mi);
+	assert_true(wait_for(log, "/mnt/data: there, bdi 8:16"));
+	stop_watch(watcher, SIGTERM, log);
 	attr_is("8:0", "0\n");
 	free(before);
 	free(mi);

@@ -220,7 +220,7 @@ apply_checks() {
 
 	for t in /mnt/vdb /mnt/vdc /mnt/part /dev/vdc; do $BW set "$t" 0 >/dev/null; done
 	echo 'mount=/mnt/part -> bytes 1X' >>/tmp/bw.conf.d/10-part.conf
-	run 8 "a bad line in a drop-in: nothing applied" $BW apply --config /tmp/bw.conf /mnt/vdb
+	run 9 "a bad line in a drop-in: nothing applied" $BW apply --config /tmp/bw.conf /mnt/vdb
 	check "file and line" has "/tmp/bw.conf.d/10-part.conf:2: invalid size '1X' for bytes"
 	attr_is "$ext4" 0
 	rm -f /tmp/bw.conf.d/10-part.conf
