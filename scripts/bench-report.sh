@@ -205,6 +205,32 @@ by_size() {
 		print v * m, $0 }' | sort -n | cut -d' ' -f2
 }
 
+# s5_wchan DIR FS: s5-exports.tsv with the share of the nfsd threads'
+# wchan samples (series/*.wchan, one a line) in each state, in percent:
+# w_busy not idle (idle: svc_recv, or process_timeout where the kernel's
+# idle nfsd thread sleeps in schedule_timeout(), as 7.3's does), w_bdp in
+# balance_dirty_pages(), w_ilock waiting for a file's inode lock in a
+# filesystem's write_iter, w_page waiting on a page or buffer bit or for
+# the journal
+s5_wchan() {
+	awk -F'\t' -v OFS='\t' -v d="$1" -v fs="$2" '
+	NR == 1 { print $0, "w_busy", "w_bdp", "w_ilock", "w_page"; next }
+	{
+		f = d "/series/s5-" fs "-exports-" $5 "-" $2 "-" $6 ".wchan"
+		n = idle = bdp = il = pg = 0
+		while ((getline w < f) > 0) {
+			n++
+			if (w == "svc_recv" || w == "process_timeout") idle++
+			else if (w ~ /^balance_dirty_pages/) bdp++
+			else if (w ~ /_write_iter$/) il++
+			else if (w ~ /^(folio_wait|wake_bit_function|wake_page_function|jbd2_|__wait_on_buffer|bit_wait)/) pg++
+		}
+		close(f)
+		if (n == 0) print $0, "-", "-", "-", "-"
+		else printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\n", $0, 100 * (n - idle) / n, 100 * bdp / n, 100 * il / n, 100 * pg / n
+	}' "$1/s5-exports.tsv"
+}
+
 s5_section() {
 	local d fs tsv bdi rec v l n f cs size disk bound app m sets hdr sep delay
 	section S5 "real NFS: the kernel NFS server exporting a throttled disk to client guests" || return 0
@@ -229,36 +255,42 @@ s5_section() {
 		# s5_bound FILTER: min(floor, disk) in MiB/s
 		s5_bound() { awk -v f="$(med "$tsv" floor "mib_s$1")" -v b="$disk" 'BEGIN { if (f == "-") print "-"; else printf "%.2f", (f < b ? f : b) }'; }
 		l=$(awk -F'\t' 'NR == 2 { print $5 }' "$tsv")
-		echo "**$fs** (export's bdi $bdi), $size MiB per run. Record sizes, NFSv3, one client, $l:"
-		echo
-		echo "| record | floor$hdr | bound$(for set in $sets; do printf ' | %s / bound' "$set"; done) |"
-		echo "|---|---$sep|---$sep|"
-		for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | by_size); do
-			f="@vers=3@link=$l@clients=1@rec=$rec@app_mib_s=0"
-			bound=$(s5_bound "$f")
-			echo "| $rec | $(cells "$tsv" "mib_s$f" floor $sets) | $bound$(for set in $sets; do printf ' | %s' "$(pct "$(med "$tsv" "$set" "mib_s$f")" "$bound")"; done) |"
-		done
-		echo
-		echo "By NFS version and link, 1 MiB records, one client: throughput, the time the close took"
-		echo "(the client's last WRITEs and the COMMIT), the mean COMMIT and WRITE round trips the client"
-		echo "saw (mountstats; WRITE in runs that recorded it) and the server's peak dirty amount on the export's"
-		echo "bdi, median:"
-		echo
-		echo "| NFS | link | bound MiB/s | metric$hdr |"
-		echo "|---|---|---|---$sep|"
-		for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | by_size); do
-			for v in $(awk -F'\t' -v l="$l" 'NR > 1 && $5 == l && $7 == "1m" && $6 == 1 && $9 == 0 { print $4 }' "$tsv" | sort -u); do
-				f="@vers=$v@link=$l@clients=1@rec=1m@app_mib_s=0"
-				echo "| v$v | $l | $(s5_bound "$f") | MiB/s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "mib_s$f")"; done) |"
-				echo "| | | | close s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "close_s$f")"; done) |"
-				echo "| | | | COMMIT ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "commit_rtt_ms$f")"; done) |"
-				! head -n 1 "$tsv" | tr '\t' '\n' | grep -qx write_rtt_ms ||
-					echo "| | | | WRITE ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "write_rtt_ms$f")"; done) |"
-				echo "| | | | peak dirty MiB$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
-				echo "| | | | TCP retransmits$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "retrans$f")"; done) |"
+		# a run of the two-exports part alone has no one-client rows
+		if [ "$(wc -l <"$tsv")" -le 1 ]; then
+			echo "**$fs**: the two-exports part only."
+			echo
+		else
+			echo "**$fs** (export's bdi $bdi), $size MiB per run. Record sizes, NFSv3, one client, $l:"
+			echo
+			echo "| record | floor$hdr | bound$(for set in $sets; do printf ' | %s / bound' "$set"; done) |"
+			echo "|---|---$sep|---$sep|"
+			for rec in $(awk -F'\t' -v l="$l" 'NR > 1 && $4 == 3 && $5 == l && $6 == 1 && $9 == 0 { print $7 }' "$tsv" | by_size); do
+				f="@vers=3@link=$l@clients=1@rec=$rec@app_mib_s=0"
+				bound=$(s5_bound "$f")
+				echo "| $rec | $(cells "$tsv" "mib_s$f" floor $sets) | $bound$(for set in $sets; do printf ' | %s' "$(pct "$(med "$tsv" "$set" "mib_s$f")" "$bound")"; done) |"
 			done
-		done
-		echo
+			echo
+			echo "By NFS version and link, 1 MiB records, one client: throughput, the time the close took"
+			echo "(the client's last WRITEs and the COMMIT), the mean COMMIT and WRITE round trips the client"
+			echo "saw (mountstats; WRITE in runs that recorded it) and the server's peak dirty amount on the export's"
+			echo "bdi, median:"
+			echo
+			echo "| NFS | link | bound MiB/s | metric$hdr |"
+			echo "|---|---|---|---$sep|"
+			for l in $(awk -F'\t' 'NR > 1 && $7 == "1m" && $6 == 1 && $9 == 0 { print $5 }' "$tsv" | by_size); do
+				for v in $(awk -F'\t' -v l="$l" 'NR > 1 && $5 == l && $7 == "1m" && $6 == 1 && $9 == 0 { print $4 }' "$tsv" | sort -u); do
+					f="@vers=$v@link=$l@clients=1@rec=1m@app_mib_s=0"
+					echo "| v$v | $l | $(s5_bound "$f") | MiB/s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "mib_s$f")"; done) |"
+					echo "| | | | close s$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "close_s$f")"; done) |"
+					echo "| | | | COMMIT ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "commit_rtt_ms$f")"; done) |"
+					! head -n 1 "$tsv" | tr '\t' '\n' | grep -qx write_rtt_ms ||
+						echo "| | | | WRITE ms$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "write_rtt_ms$f")"; done) |"
+					echo "| | | | peak dirty MiB$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "peak_dirty_kib/1024$f")"; done) |"
+					echo "| | | | TCP retransmits$(for set in $sets; do printf ' | %s' "$(med "$tsv" "$set" "retrans$f")"; done) |"
+				done
+			done
+			echo
+		fi
 		if [ "$(awk -F'\t' 'NR > 1 && $6 > 1' "$tsv" | wc -l)" -gt 0 ]; then
 			echo "Clients at once (each its share of the $size MiB to its own file), NFSv3, 1 MiB records, $(awk -F'\t' 'NR == 2 { print $5 }' "$tsv"):"
 			echo "aggregate MiB/s, median [min-max], and the server's peak dirty amount, median:"
@@ -304,9 +336,14 @@ s5_section() {
 			echo "| tmpfs export / off$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" off)"; done) |"
 			echo "| tmpfs export / alone$(for set in $sets; do printf ' | %s' "$(ratio "$f" other_mib_s "$set" alone)"; done) |"
 			echo "| tmpfs export WRITE ms | $(cells "$f" other_write_rtt_ms $sets) |"
-			if head -n 1 "$f" | grep -q nfsd_busy_pct; then
-				echo "| nfsd threads busy, % of samples | $(cells "$f" nfsd_busy_pct $sets) |"
-				echo "| nfsd threads in balance_dirty_pages(), % of samples | $(cells "$f" nfsd_bdp_pct $sets) |"
+			if ls "$d/series/"*-exports-*.wchan >/dev/null 2>&1; then
+				f=$tmp/s5-wchan.tsv
+				s5_wchan "$d" "$fs" >"$f"
+				echo "| nfsd threads busy, % of samples | $(cells "$f" w_busy $sets) |"
+				echo "| ... in balance_dirty_pages() | $(cells "$f" w_bdp $sets) |"
+				echo "| ... waiting for a file's inode lock | $(cells "$f" w_ilock $sets) |"
+				echo "| ... waiting on a page, buffer or the journal | $(cells "$f" w_page $sets) |"
+				f=$d/s5-exports.tsv
 			fi
 			echo "| peak dirty MiB | $(cells "$f" peak_dirty_kib/1024 $sets) |"
 			echo
@@ -574,7 +611,45 @@ s8_section() {
 			s8_plot "$d" "$fs" "$phase" "$sets" && echo "![S8 $fs, $phase: dirty amount over time]($profile-s8-$fs-$phase.png)"
 		done
 		echo
+		s8_stacks "$d" "$fs" "$sets"
 	done
+}
+
+# s8_stacks DIR FS SETS: where a STACKS=1 run found the writer asleep
+# (series/*.stacks: "@ time", then its kernel stack, a sample each time it
+# was in uninterruptible sleep), each sample counted once, by the first of
+# these its stack has: balance_dirty_pages (throttled), a journal write
+# access (ext4 updating the inode, e.g. its mtime, while a commit holds the
+# buffer), the commit wait of an fsync, the fsync's wait for writeback
+s8_stacks() {
+	local d=$1 fs=$2 sets=$3 set phase f
+	ls "$d/series/"*.stacks >/dev/null 2>&1 || return 0
+	echo "Where the writer slept (the run sampled its kernel stack while it was in"
+	echo "uninterruptible sleep; the period between samples is the guest's, about 25 ms"
+	echo "here): samples by what the stack waits in, all repetitions:"
+	echo
+	echo "| phase | setting | samples | throttled (balance_dirty_pages) | journal write access (write()) | fsync: journal commit | fsync: writeback | other |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for phase in warm idle; do
+		for set in $sets; do
+			ls "$d/series/s8-$fs-$set-$phase"-*.stacks >/dev/null 2>&1 || continue
+			cat "$d/series/s8-$fs-$set-$phase"-*.stacks | awk -v p="$phase" -v s="$set" '
+			function done_() { if (!n) return; t++; c[k ? k : "other"]++; n = 0; k = "" }
+			/^@/ { done_(); n = 1; next }
+			{
+				if (k != "") next
+				if ($0 ~ /balance_dirty_pages/) k = "bdp"
+				else if ($0 ~ /jbd2_journal_get_write_access|do_get_write_access/) k = "jwa"
+				else if ($0 ~ /jbd2_log_wait_commit|jbd2_complete_transaction/) k = "commit"
+				else if ($0 ~ /fdatawait|folio_wait_writeback/) k = "wb"
+			}
+			END {
+				done_()
+				printf "| %s | %s | %d | %d | %d | %d | %d | %d |\n", p, s, t, c["bdp"], c["jwa"], c["commit"], c["wb"], c["other"]
+			}'
+		done
+	done
+	echo
 }
 
 # s8_plot DIR FS PHASE SETS: the slow disk's pages not yet written over

@@ -122,8 +122,9 @@ nfsd_pids() {
 # nfsd_held PID...: while it runs, every 100 ms, where these nfsd threads
 # sleep (their wchan, read without a fork; each sample a line on stdout);
 # on SIGTERM it prints on fd 3 the percentage of the samples in which a
-# thread was busy (not waiting in svc_recv() for a request: running, or
-# sleeping while it serves one), the percentage in balance_dirty_pages(),
+# thread was busy (not waiting for a request: in svc_recv(), or where
+# 7.3's idle thread sleeps, in schedule_timeout(), whose wchan names
+# process_timeout; running, or sleeping while it serves one), the percentage in balance_dirty_pages(),
 # and the number of samples
 nfsd_held() {
 	nh_held=0 nh_busy=0 nh_n=0
@@ -138,7 +139,7 @@ nfsd_held() {
 			nh_n=$((nh_n + 1))
 			echo "$nh_w"
 			case $nh_w in
-			svc_recv) ;;
+			svc_recv | process_timeout) ;;
 			balance_dirty_pages*) nh_held=$((nh_held + 1)) nh_busy=$((nh_busy + 1)) ;;
 			*) nh_busy=$((nh_busy + 1)) ;;
 			esac
