@@ -185,7 +185,7 @@ date=$(sed -n 's/^Date: //p' "${cover:-${patches[0]}}" | head -n 1)
 	echo "    /sys/class/bdi/<bdi>/dirty_background_bytes (series v$(cfg SERIES_VERSION)):"
 	for p in "${patches[@]}"; do
 		awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l; print s; exit }' "$p" |
-			sed 's/^Subject: *\[[^]]*\] *//; s/[ \t][ \t]*/ /g' | fold -s -w 68 | sed '1s/^/    - /; 2,$s/^/      /' 
+			sed 's/^Subject: *\[[^]]*\] *//; s/[ \t][ \t]*/ /g' | fold -s -w 68 | sed 's/ *$//; 1s/^/    - /; 2,$s/^/      /'
 	done
 	echo
 	echo " -- $(cfg IDENTITY_NAME) <$(cfg IDENTITY_EMAIL)>  $(date -R -d "$date")"
