@@ -201,25 +201,33 @@ run_logged_rc "$qlog" "applying Debian's $ndeb patches and the ${#patches[@]} of
 	env -C "$tree" QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt --quiltrc=- push -a || qrc=$?
 
 # What quilt said about each patch of the series: offsets, fuzz, failed
-# hunks. One line a patch: "NAME<TAB>clean|notes".
+# hunks. One line a patch: "NAME<TAB>clean" or "NAME<TAB>FILE: #HUNK NOTE,
+# ...; FILE: ..." where NOTE is the offset in lines, "fuzz N" or FAILED.
 report=$work/quilt-report.txt
 awk -v topic="$topic/" '
-	function flush() { if (cur != "") print cur "\t" (notes == "" ? "clean" : notes) }
-	/^Applying patch / { flush(); cur = ""; notes = ""; p = $3; sub(/^debian\/patches\//, "", p)
+	function flush(   f, s) {
+		if (cur == "") return
+		s = ""
+		for (k = 1; k <= nf; k++) { f = files[k]; if (hunks[f] != "") s = s (s == "" ? "" : "; ") f ":" hunks[f] }
+		if (failed) s = s (s == "" ? "" : "; ") "does not apply"
+		print cur "\t" (s == "" ? "clean" : s)
+	}
+	/^Applying patch / { flush(); cur = ""; nf = 0; failed = 0; delete hunks
+		p = $3; sub(/^debian\/patches\//, "", p)
 		if (index(p, topic) == 1) cur = substr(p, length(topic) + 1)
 		next }
 	cur == "" { next }
-	/^patching file / { file = $3; next }
+	/^patching file / { file = $3; if (!(file in hunks)) { files[++nf] = file; hunks[file] = "" } next }
 	/^Hunk #[0-9]+ / {
-		h = $2; note = ""
-		if (match($0, /offset -?[0-9]+ lines?/)) note = substr($0, RSTART, RLENGTH)
-		if (match($0, /with fuzz [0-9]+/)) note = note (note == "" ? "" : ", ") substr($0, RSTART + 5, RLENGTH - 5)
+		note = ""
+		if (match($0, /offset -?[0-9]+/)) { o = substr($0, RSTART + 7, RLENGTH - 7); note = (o > 0 ? "+" : "") o }
+		if (match($0, /with fuzz [0-9]+/)) note = note (note == "" ? "" : " ") substr($0, RSTART + 5, RLENGTH - 5)
 		if ($0 ~ /FAILED/) note = "FAILED"
-		notes = notes (notes == "" ? "" : "; ") file " hunk " h " " note
+		hunks[file] = hunks[file] (hunks[file] == "" ? " " : ", ") $2 " " note
 		next }
-	/does not apply/ { notes = notes (notes == "" ? "" : "; ") "does not apply" }
+	/does not apply/ { failed = 1 }
 	END { flush() }' "$qlog" >"$report"
-say "the series on Debian's $src $version:"
+say "the series on Debian's $src $version (by hunk: offset in lines, fuzz, FAILED):"
 while IFS=$'\t' read -r name notes; do
 	printf '%s:   %-62s %s\n' "$PROG" "$name" "$notes"
 done <"$report"
