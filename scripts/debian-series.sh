@@ -145,21 +145,52 @@ else
 fi
 [ -f "$dsc" ] || die "apt-get source gave no ${dsc##*/}; see build/logs/debian-series-$base-download.log"
 
-# 2. Unpack without Debian's patches: quilt applies them and the series.
+# 2. Debian's tree, unpacked without Debian's patches: quilt applies them
+# and the series. The tree of an earlier run of the same .dsc is reused with
+# the series taken off again: removing and unpacking a kernel tree takes
+# minutes. $keep holds Debian's series and changelog as unpacked, and the
+# checksum of the .dsc they came from.
 upver=${version#*:}
 upver=${upver%-*}
 tree=$work/$src-$upver
-rm -rf "$tree" "$out"
-run_logged "$logdir/debian-series-$base-unpack.log" "unpacking ${dsc##*/} (dpkg-source -x --skip-patches)" \
-	dpkg-source --skip-patches -x "$dsc" "$tree"
-grep -qx '3.0 (quilt)' "$tree/debian/source/format" ||
-	die "$src $version is not a '3.0 (quilt)' source package"
-[ ! -e "$tree/debian/patches/$topic" ] || die "$src $version already has debian/patches/$topic"
+keep=$work/debian-state
+q() { env -C "$tree" QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt --quiltrc=- "$@"; }
+# series_list FILE: the patches a quilt series file names, in order
+series_list() { grep -v '^[[:space:]]*\(#\|$\)' "$1" | awk '{ print $1 }' || true; }
+reused=
+if [ -d "$tree" ] && [ -f "$keep/dsc.sha256" ] && [ "$(sha256sum <"$dsc")" = "$(cat "$keep/dsc.sha256")" ]; then
+	ours=$(grep -c "^$topic/" "$tree/.pc/applied-patches" 2>/dev/null || true)
+	if [ "${ours:-0}" -eq 0 ] || q pop -q "$ours" >"$logdir/debian-series-$base-pop.log" 2>&1; then
+		[ "$(cat "$tree/.pc/applied-patches" 2>/dev/null)" != "$(series_list "$keep/series")" ] || reused=1
+	fi
+fi
+rm -rf "$out"
+if [ -n "$reused" ]; then
+	cp "$keep/series" "$tree/debian/patches/series"
+	cp "$keep/changelog" "$tree/debian/changelog"
+	rm -rf "${tree:?}/debian/patches/$topic"
+	say "reusing ${tree#"$TOP"/} of an earlier run, Debian's patches applied, the series taken off"
+else
+	if [ -e "$tree" ] || [ -e "$keep" ]; then
+		run_logged "$logdir/debian-series-$base-remove.log" "removing the tree of an earlier run (${tree#"$TOP"/})" \
+			rm -rf "$tree" "$keep"
+	fi
+	run_logged "$logdir/debian-series-$base-unpack.log" "unpacking ${dsc##*/} (dpkg-source -x --skip-patches)" \
+		dpkg-source --skip-patches -x "$dsc" "$tree"
+	# dpkg-source -x copies the upstream tarball beside the tree; it is in $dl
+	rm -f "$work/${src}_$upver".orig.tar.*
+	grep -qx '3.0 (quilt)' "$tree/debian/source/format" ||
+		die "$src $version is not a '3.0 (quilt)' source package"
+	[ ! -e "$tree/debian/patches/$topic" ] || die "$src $version already has debian/patches/$topic"
+	mkdir -p "$keep"
+	cp "$tree/debian/patches/series" "$tree/debian/changelog" "$keep/"
+	sha256sum <"$dsc" >"$keep/dsc.sha256"
+fi
 
 # 3. The series in debian/patches/, at the end of Debian's series, under
 # its git format-patch names without the revision ("0001-...patch").
 mkdir -p "$tree/debian/patches/$topic"
-ndeb=$(grep -cv '^[[:space:]]*\(#\|$\)' "$tree/debian/patches/series" || true)
+ndeb=$(series_list "$tree/debian/patches/series" | grep -c . || true)
 {
 	[ -z "$(tail -c 1 "$tree/debian/patches/series")" ] || echo
 	echo
@@ -197,8 +228,12 @@ mv "$tree/debian/changelog.new" "$tree/debian/changelog"
 # 4. quilt push -a: Debian's patches, then the series.
 qlog=$logdir/debian-series-$base-quilt.log
 qrc=0
-run_logged_rc "$qlog" "applying Debian's $ndeb patches and the ${#patches[@]} of the series with quilt" \
-	env -C "$tree" QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt --quiltrc=- push -a || qrc=$?
+if [ -n "$reused" ]; then
+	what="applying the ${#patches[@]} patches of the series with quilt (Debian's $ndeb are applied)"
+else
+	what="applying Debian's $ndeb patches and the ${#patches[@]} of the series with quilt"
+fi
+run_logged_rc "$qlog" "$what" q push -a || qrc=$?
 
 # What quilt said about each patch of the series: offsets, fuzz, failed
 # hunks. One line a patch: "NAME<TAB>clean" or "NAME<TAB>FILE: #HUNK NOTE,
@@ -235,8 +270,7 @@ done <"$report"
 # Debian's patches that touch a file the series touches: where a later
 # Debian release may conflict or move the series' hunks.
 files=$(cat "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u)
-overlap=$(grep -v '^[[:space:]]*\(#\|$\)' "$tree/debian/patches/series" | awk '{ print $1 }' |
-	grep -v "^$topic/" | while read -r dp; do
+overlap=$(series_list "$keep/series" | while read -r dp; do
 		sed -n 's|^+++ [^/[:space:]]*/\([^[:space:]]*\).*|\1|p' "$tree/debian/patches/$dp" 2>/dev/null |
 			sort -u | grep -Fxf <(echo "$files") | sed "s|^|$dp |" || true
 	done)
@@ -274,8 +308,9 @@ fi
 # folder it writes to.
 mkdir -p "$out"
 for f in "$dl"/"${src}_${upver}".orig*; do ln -sf "$f" "$out/"; done
-run_logged "$logdir/debian-series-$base-build.log" "building the source package (dpkg-source -b) into ${out#"$TOP"/}" \
-	env -C "$out" dpkg-source -b "$tree"
+run_logged_rc "$logdir/debian-series-$base-build.log" "building the source package (dpkg-source -b) into ${out#"$TOP"/}" \
+	env -C "$out" dpkg-source -b "$tree" ||
+	die "dpkg-source -b failed; see build/logs/debian-series-$base-build.log (a change made by hand in ${tree#"$TOP"/} stays in it: remove build/debian-src/$base to start over)"
 newdsc=$out/${src}_${newver#*:}.dsc
 [ -f "$newdsc" ] || die "dpkg-source -b made no ${newdsc##*/}; see build/logs/debian-series-$base-build.log"
 say "built ${newdsc#"$TOP"/} ($(awk '/^Files:/ { f = 1; next } f && /^ / { print $3 } !/^ / && !/^Files:/ { f = 0 }' "$newdsc" | xargs))"
