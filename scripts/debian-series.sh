@@ -288,7 +288,8 @@ if [ "$qrc" -ne 0 ]; then
 	case $failed in
 	"$topic"/*)
 		say "CONFLICT: ${failed#"$topic"/} does not apply on Debian's $src $version (after $applied of the series); failed hunks:" >&2
-		grep -E '^(patching file|Hunk #[0-9]+ FAILED)' "$qlog" | tail -n 20 | sed "s/^/$PROG:   /" >&2
+		awk -v p="$failed" '/^Applying patch / { on = index($0, p) > 0 }
+			on && /^(patching file|Hunk #[0-9]+ FAILED)/' "$qlog" | sed "s/^/$PROG:   /" >&2
 		say "see ${qlog#"$TOP"/}" >&2
 		exit 4
 		;;

@@ -5,6 +5,7 @@
 # quilt applies every patch of the series with no reject and no fuzz, and
 # dpkg-source -b builds a source package whose debian/patches carry them.
 # When the mirror does not serve that source package, says "not checked".
+# DEB_SRC_VERSION (with one base): another Debian version of it instead.
 . "$TOP/scripts/tests/testlib.sh"
 
 pdir=$TOP/patches/v$BASE
@@ -16,10 +17,10 @@ out=$CHECKDIR/debian-series.out
 stamp=$CHECKDIR/debian-series.stamp
 : >"$stamp"
 
-bash "$TOP/scripts/debian-series.sh" "$BASE" 2>&1 | tee "$out" | sed -u 's/^/  | /'
+bash "$TOP/scripts/debian-series.sh" ${DEB_SRC_VERSION:+-V "$DEB_SRC_VERSION"} "$BASE" 2>&1 | tee "$out" | sed -u 's/^/  | /'
 rc=${PIPESTATUS[0]}
 case $rc in
-0) ok "scripts/debian-series.sh $BASE (exit 0)" ;;
+0) ok "scripts/debian-series.sh ${DEB_SRC_VERSION:+-V $DEB_SRC_VERSION }$BASE (exit 0)" ;;
 3)
 	echo "not checked: $(grep -m 1 -E 'does not serve|no Debian source package' "$out" | sed 's/^debian-series: //')"
 	finish
