@@ -267,18 +267,29 @@ while IFS=$'\t' read -r name notes; do
 	printf '%s:   %-62s %s\n' "$PROG" "$name" "$notes"
 done <"$report"
 
-# Debian's patches that touch a file the series touches: where a later
-# Debian release may conflict or move the series' hunks.
+# Debian's patches that touch a file the series touches, in its main series
+# and in its featuresets' (debian/patches-rt/, applied after the main series
+# for the rt flavour): where a later Debian release may conflict with the
+# series or move its hunks.
 files=$(cat "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u)
-overlap=$(series_list "$keep/series" | while read -r dp; do
-		sed -n 's|^+++ [^/[:space:]]*/\([^[:space:]]*\).*|\1|p' "$tree/debian/patches/$dp" 2>/dev/null |
-			sort -u | grep -Fxf <(echo "$files") | sed "s|^|$dp |" || true
+overlap=$(
+	{
+		series_list "$keep/series" | sed 's|^|patches/|'
+		for fs in "$tree"/debian/patches-*/series; do
+			[ -f "$fs" ] || continue
+			d=${fs%/series}
+			series_list "$fs" | sed "s|^|${d##*/}/|"
+		done
+	} | while read -r dp; do
+		sed -n 's|^+++ [^/[:space:]]*/\([^[:space:]]*\).*|\1|p' "$tree/debian/$dp" 2>/dev/null |
+			sort -u | grep -Fxf <(echo "$files") | sed "s|^|debian/$dp |" || true
 	done)
+fsets=$(cd "$tree/debian" && ls -d patches-* 2>/dev/null | xargs)
 if [ -n "$overlap" ]; then
-	say "Debian's patches that touch files of the series:"
+	say "Debian's patches (debian/patches${fsets:+, $fsets}) that touch files of the series:"
 	echo "$overlap" | sed "s/^/$PROG:   /"
 else
-	say "no Debian patch touches a file of the series"
+	say "no Debian patch (debian/patches${fsets:+, $fsets}) touches a file of the series"
 fi
 
 applied=$(grep -c "^$topic/" "$tree/.pc/applied-patches" 2>/dev/null || true)
