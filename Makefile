@@ -32,6 +32,18 @@ tree: setup
 export:
 	@bash $(S)/tree.sh export $(BASE)
 
+## debian-series  the series in Debian's linux source package at config.mk's version:
+##              a quilt series after Debian's patches, applied and built with
+##              dpkg-source -b into build/debian-src/BASE/ (every base; BASE=... for
+##              one, DEB_SRC_VERSION=... another Debian version of it; where the
+##              mirror does not serve the version, the newest BASE.x it serves)
+.PHONY: debian-series
+debian-series: setup
+	$(if $(and $(DEB_SRC_VERSION),$(filter-out 1,$(words $(CHECK_BASES)))),$(error DEB_SRC_VERSION is a version of one base: name it with BASE=))
+	@rc=0; for b in $(CHECK_BASES); do \
+		bash $(S)/debian-series.sh -f $(if $(DEB_SRC_VERSION),-V '$(DEB_SRC_VERSION)') $$b || rc=$$?; \
+	done; exit $$rc
+
 ## kernel       configure and build the tree's kernel (ccache)
 kernel: tree
 	@bash $(S)/build-kernel.sh $(BASE)

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Run every test of the project on every kernel base given. Each
 # scripts/tests/[0-9]*.sh is one test, run in order; exit 0 is a pass,
-# anything else a failure. A test whose file has the line
+# 77 "not run" (what it needs from outside the project is missing, its
+# last line says what; counted apart and listed at the end), anything else
+# a failure. A test whose file has the line
 # "# host test: runs once" tests the host side only and runs once, before
 # the bases; every other test runs once per base, with BASE, TOP and
 # CHECKDIR (build/check/BASE, for its output) in its environment. A test's
@@ -45,7 +47,9 @@ for t in "${tests[@]}"; do
 	if grep -qx '# host test: runs once' "$t"; then host_tests+=("$t"); else base_tests+=("$t"); fi
 done
 
-passed=0 failed=0 failures=() faillogs=() i=0 summary=()
+passed=0 failed=0 notrun=0 failures=() faillogs=() notruns=() i=0 summary=()
+# counts PASSED FAILED NOTRUN: "P passed, F failed[, N not run]"
+counts() { if [ "$3" -gt 0 ]; then echo "$1 passed, $2 failed, $3 not run"; else echo "$1 passed, $2 failed"; fi; }
 upstream=$(cfg UPSTREAM_BASE)
 # on_base FILE BASE: whether test FILE runs on BASE
 on_base() {
@@ -74,6 +78,12 @@ run_test() {
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1)) p=$((p + 1))
 		say "PASS $3$name (${dt} s)"
+	elif [ "$rc" -eq 77 ]; then
+		# not run: something outside the project is missing (the test's
+		# last line says what); neither a pass nor a failure
+		notrun=$((notrun + 1)) n=$((n + 1))
+		notruns+=("$3$name: $(grep -v '^[[:space:]]*$' "$log" | tail -n 1)")
+		say "NOT RUN $3$name (${dt} s; log: ${log#"$TOP"/})"
 	else
 		failed=$((failed + 1)) f=$((f + 1))
 		failures+=("$3$name")
@@ -83,16 +93,16 @@ run_test() {
 }
 
 if [ ${#host_tests[@]} -gt 0 ]; then
-	p=0 f=0
+	p=0 f=0 n=0
 	for t in "${host_tests[@]}"; do BASE= CHECKDIR=$TOP/build/check run_test "$t" "$TOP/build/check" "host: "; done
-	summary+=("host: $p passed, $f failed")
+	summary+=("host: $(counts "$p" "$f" "$n")")
 fi
 if [ ${#base_tests[@]} -gt 0 ]; then
 	for b in $bases; do
-		p=0 f=0 t0=$(date +%s)
+		p=0 f=0 n=0 t0=$(date +%s)
 		export BASE=$b CHECKDIR=$TOP/build/check/$b
 		for t in "${base_tests[@]}"; do on_base "$t" "$b" && run_test "$t" "$CHECKDIR" "$b: "; done
-		summary+=("$b: $p passed, $f failed ($(($(date +%s) - t0)) s)")
+		summary+=("$b: $(counts "$p" "$f" "$n") ($(($(date +%s) - t0)) s)")
 	done
 fi
 # what failed, again at the end, where a CI page that keeps only the tail
@@ -101,7 +111,10 @@ for k in "${!failures[@]}"; do
 	say "why ${failures[$k]} failed (from ${faillogs[$k]#"$TOP"/}):"
 	grep -E 'NOT OK|not ok|FAIL|Expected|Totals:|error|timed out|SKIP' "${faillogs[$k]}" | tail -n 12 | sed 's/^/    /'
 done
+for k in "${!notruns[@]}"; do
+	say "not run: ${notruns[$k]}"
+done
 say "done in $(($(date +%s) - t_all)) s${failures[*]:+; failed: ${failures[*]}}"
 printf '%s\n' "${summary[@]}"
-echo "$passed passed, $failed failed"
+counts "$passed" "$failed" "$notrun"
 [ "$failed" -eq 0 ]

@@ -37,7 +37,15 @@ default_base() { cfg BASES | awk '{ print $1 }'; }
 # progress line every 30 s (elapsed time and the log's last line); on
 # failure, show the log's tail.
 run_logged() {
-	local log=$1 msg=$2 pid rc t0 now next
+	local rc=0
+	run_logged_rc "$@" || rc=$?
+	[ "$rc" -eq 0 ] || die "$2 failed (exit $rc); full log: ${1#"$TOP"/}"
+}
+
+# run_logged_rc LOG MSG CMD...: run_logged, but a failure returns CMD's exit
+# status (after the log's tail) instead of ending the script
+run_logged_rc() {
+	local log=$1 msg=$2 pid rc=0 t0 now next
 	shift 2
 	mkdir -p "$(dirname "$log")"
 	say "$msg (log: ${log#"$TOP"/})"
@@ -54,12 +62,11 @@ run_logged() {
 			next=$((next + 30))
 		fi
 	done
-	wait "$pid"
-	rc=$?
+	wait "$pid" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		say "$msg failed after $(($(date +%s) - t0)) s"
 		tail -n 25 "$log" | sed 's/^/  | /' >&2
-		die "$msg failed (exit $rc); full log: ${log#"$TOP"/}"
+		return "$rc"
 	fi
 	say "$msg: done in $(($(date +%s) - t0)) s"
 }

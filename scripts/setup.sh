@@ -16,6 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 log=${SETUP_LOG:-$top/build/logs/setup.log}
 
 die() { echo "setup: $*" >&2; exit 1; }
+. "$top/scripts/lib-apt.sh"
 
 [ "$(id -u)" = 0 ] || die "must run as root (apt-get install needs it); try: sudo make setup"
 command -v apt-get >/dev/null || die "apt-get not found: this workbench needs Debian 12 (bookworm)"
@@ -33,7 +34,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync
 	qemu-system-x86 busybox-static
 	fio xfsprogs e2fsprogs btrfs-progs gnuplot-nox
 	pkg-config libmount-dev libsmartcols-dev libcmocka-dev groff-base
-	sparse gcc-multilib f2fs-tools libfuse3-dev fuse3
+	sparse gcc-multilib f2fs-tools libfuse3-dev fuse3 quilt
 	nfs-kernel-server nfs-common rpcbind iproute2
 	systemd udev clang"
 
@@ -107,29 +108,6 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt_install $missing
 fi
-
-# private_apt DIR TYPE [SUITE...]: a private apt configuration in DIR whose
-# sources.list has a TYPE (deb or deb-src) line for each SUITE (default: the
-# machine's own release) of the mirror the machine's apt sources already
-# name; sets aptopts to the options that use it.
-private_apt() {
-	local dir=$1 type=$2 codename mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg s
-	shift 2
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	[ -n "$codename" ] || die "cannot tell this machine's Debian release from /etc/os-release"
-	# The mirror the machine's own release comes from.
-	mirror=$(apt-get indextargets --format '$(SITE) $(RELEASE)' 2>/dev/null |
-		awk -v r="$codename" '$2 == r { print $1; exit }')
-	[ -n "$mirror" ] || die "no apt source of this machine serves '$codename'; cannot tell which mirror to use"
-	[ -f "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	for s in "${@:-$codename}"; do
-		echo "$type [signed-by=$keyring] $mirror $s main"
-	done >"$dir/sources.list"
-	aptopts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
-		-o APT::Sandbox::User=root)
-}
 
 # Sources from another suite of the same Debian archive.
 for b in $extra; do
