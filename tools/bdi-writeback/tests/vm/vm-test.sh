@@ -10,7 +10,8 @@
 #                                     from the kernel's estimate and from the
 #                                     I/O counters, watch (through unmount,
 #                                     device removal and SIGTERM/SIGINT),
-#                                     apply with a policy file, and every
+#                                     apply with a policy file, a FUSE
+#                                     mount's own bdi, a tmpfs, and every
 #                                     documented failure
 #   bdi-writeback-vm-test unpatched   a kernel without the attribute: exit
 #                                     status 5 and a message that says so
@@ -248,6 +249,49 @@ apply_checks() {
 	rm -rf /tmp/bw.conf /tmp/bw.conf.d
 }
 
+# fuse_checks: a FUSE mount (the workbench's stall-fuse daemon, from
+# /run/files) has a bdi of its own, 0:N after the mount's device number;
+# the tool finds it from the mount point and sets it. A tmpfs has no
+# writeback device: exit 4.
+fuse_checks() {
+	if [ ! -x /run/files/stall-fuse ]; then
+		not_ok "no /run/files/stall-fuse: the host test passes the workbench's guest files"
+		return
+	fi
+	mkdir -p /run/fuse-back /mnt/fuse
+	/run/files/stall-fuse /run/fuse-back /mnt/fuse 2>/run/stall-fuse.log &
+	fpid=$!
+	i=0
+	while ! grep -q " /mnt/fuse fuse" /proc/mounts && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	# the mount's MAJ:MIN (mountinfo's third field) is its bdi's name
+	fbdi=$(awk '$5 == "/mnt/fuse" { print $3 }' /proc/self/mountinfo)
+	if [ -z "$fbdi" ]; then
+		not_ok "FUSE: stall-fuse did not mount /mnt/fuse ($(cat /run/stall-fuse.log))"
+		kill "$fpid" 2>/dev/null
+		return
+	fi
+	check "FUSE: the mount's bdi $fbdi exists" [ -d "/sys/class/bdi/$fbdi" ]
+	run 0 "get /mnt/fuse" $BW get /mnt/fuse
+	check "get names bdi $fbdi" has "$fbdi"
+	run 0 "set /mnt/fuse 1M" $BW set /mnt/fuse 1M
+	attr_is "$fbdi" 1048576
+	run 0 "list" $BW list
+	check "list shows $fbdi" has "$fbdi"
+	echo data >/mnt/fuse/f && sync
+	check "a file written through FUSE reaches its folder" [ "$(cat /run/fuse-back/f 2>/dev/null)" = data ]
+	run 0 "set /mnt/fuse 0" $BW set /mnt/fuse 0
+	attr_is "$fbdi" 0
+	umount /mnt/fuse
+	wait "$fpid" 2>/dev/null
+	mkdir -p /mnt/tmpfs
+	mount -t tmpfs tmpfs /mnt/tmpfs
+	run 4 "set on a tmpfs: no writeback device" $BW set /mnt/tmpfs 1M
+	umount /mnt/tmpfs
+}
+
 patched() {
 	step "the kernel"
 	if [ ! -e /sys/block/vdb/bdi/dirty_background_bytes ]; then
@@ -304,6 +348,9 @@ patched() {
 
 	step "apply: a policy file"
 	apply_checks "$ext4" "$btrfs" "$part"
+
+	step "FUSE and tmpfs: the mount's own bdi, and none"
+	fuse_checks
 
 	step "what is refused"
 	run 4 "tmpfs has no writeback bdi" $BW get /tmp
