@@ -82,7 +82,7 @@ run_test() {
 		# not run: something outside the project is missing (the test's
 		# last line says what); neither a pass nor a failure
 		notrun=$((notrun + 1)) n=$((n + 1))
-		notruns+=("$3$name: $(grep -v '^[[:space:]]*$' "$log" | tail -n 1)")
+		notruns+=("$3$name: $(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | sed 's/^not run: //')")
 		say "NOT RUN $3$name (${dt} s; log: ${log#"$TOP"/})"
 	else
 		failed=$((failed + 1)) f=$((f + 1))
