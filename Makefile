@@ -13,7 +13,7 @@ BASE ?= $(firstword $(BASES))
 S := scripts
 KERNEL := build/obj-$(BASE)/arch/x86/boot/bzImage
 
-.PHONY: all setup tree export kernel kernel-debug kernel-rootwb kernel-planted stress integrity check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
+.PHONY: all setup tree export kernel kernel-debug kernel-rootwb kernel-planted stress integrity faults check-full prefixes check-negative check-32bit bench bench-report initramfs demo check vm clean help
 
 all: setup tree kernel initramfs demo
 
@@ -172,6 +172,13 @@ stress: kernel initramfs $(if $(DEBUG),kernel-debug)
 ## integrity    data integrity runs in a VM, with a kill mid-stream (DEBUG=1: debug kernel)
 integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
+
+## faults       the fault suite in a VM (scripts/faults.sh): I/O errors, a full device,
+##              a stalled FUSE daemon, a disk that goes away, with the knob off, at 64 KiB
+##              and 16 MiB (CASES="eio-ext4 ... vanish", FAULT_SECS=30)
+FAULT_SECS ?= 30
+faults: kernel initramfs
+	@bash $(S)/faults.sh -b $(BASE) -s $(FAULT_SECS) $(if $(CASES),-c "$(CASES)")
 
 ## bench        benchmarks (PROFILE=quick|full|scale|nfs, CASES="S1 ... S8" (default: the profile's), FS="ext4 xfs btrfs",
 ##              REPS=N, GUEST_GIB=2, OUT=DIR): quick: ext4 only, about 35 min; full: all three

@@ -1,0 +1,171 @@
+#!/bin/bash
+# The fault suite: devices that fail, fill up, stall or go away while they
+# hold dirty pages over their threshold (scripts/guest/faults.sh), each
+# case with the knob off, at 64 KiB and at 16 MiB on the failing device,
+# side by side, in one VM; then the summary and the verdict.
+#
+#   faults.sh [-b BASE] [-k BZIMAGE] [-c CASES] [-s SECS] [-o DIR]
+#     -b BASE     kernel base (default: the first in config.mk)
+#     -k BZIMAGE  another kernel of that base (a variant, the debug kernel)
+#     -c CASES    cases (default: all): eio-ext4 eio-xfs eio-btrfs eio-raw
+#                 enospc stall-fuse vanish (the case "healthy", the same
+#                 writer with no fault, always runs first)
+#     -s SECS     seconds of fault (default 30)
+#     -o DIR      output folder (default build/faults/BASE)
+#
+# Passes when, for every case and each knob value against the knob off in
+# the same case:
+#   - kernel CPU time (system, irq, softirq, all CPUs, from the knob set to
+#     the umount) <= 1.1 x off's + what the knob costs on the healthy
+#     device (healthy row: knob minus off) + 50 clock ticks (0.5 s)
+#   - passes the threshold starts that write nothing, during the fault,
+#     <= off's + one a second (patch 6's first retry interval) + 10; the
+#     passes that write something are the knob at work, counted and shown
+#     (at 64 KiB a pass for every 64 KiB or so the writer dirties)
+#   - kernel log lines <= off's + one a second of fault + 20 (no flood)
+#   - sync and umount after the fault take <= off's + 10 s (no hang; a
+#     hang that never ends is the VM's timeout and fails the run)
+#   - slab after the case, caches dropped, grows <= off's growth + 2 MiB
+# and, for every setting, the knob off included: the file fsync'ed before
+# the fault reads back whole after a remount, and the writer's file,
+# read back after the fault, is whole unless the writer or its fsync()
+# got an error (nothing is lost silently); the console holds no kernel
+# report (oops, WARNING, hung task, ...): the I/O errors are expected.
+# Data written during a fault is not compared with the knob off: with the
+# knob set it is written (and fails) during the fault, with the knob off
+# it may still be in memory when the fault ends, as with any lower
+# threshold.
+#
+# Exit 0 when every check holds, 1 when one fails, the VM run's status
+# (vm-run.sh) when it did not finish.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+base=$(default_base) kernel= secs=30 out=
+cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse vanish"
+knobs="0 65536 16777216"
+usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while getopts b:k:c:s:o:h opt; do
+	case $opt in
+	b) base=$OPTARG ;;
+	k) kernel=$OPTARG ;;
+	c) cases=$OPTARG ;;
+	s) secs=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ $# -ge "$OPTIND" ] && usage
+[[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "$PROG: bad seconds '$secs'" >&2; exit 2; }
+for c in $cases; do
+	case $c in
+	eio-ext4 | eio-xfs | eio-btrfs | eio-raw | enospc | stall-fuse | vanish) ;;
+	*) echo "$PROG: unknown case '$c'" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || out=$TOP/build/faults/$base
+cases="healthy $cases"
+n=$(echo $cases | wc -w) k=$(echo $knobs | wc -w)
+# a setting takes the fault, 10 s of writing around it, set-up and checks
+est=$((n * k * (secs + 30)))
+guest_files
+cmd=
+for c in $cases; do cmd+="sh /run/files/faults.sh $c $secs $knobs; "; done
+say "faults on $base: $n cases x $k settings, $secs s of fault each (about $((est / 60 + 1)) min; console: ${out#"$TOP"/}/console.log)"
+args=(-b "$base" -m 2G -t $((est * 2 + 300)) -o "$out" -q -s '^fault: ' "${GUEST_FILES[@]}")
+[ -z "$kernel" ] || args+=(-k "$kernel")
+"$TOP/scripts/vm-run.sh" "${args[@]}" "$cmd"
+rc=$?
+# the VM's verdict first: a kernel report (125), a hang (124), a crash
+case $rc in
+0) ;;
+125) echo "$PROG: the console holds a kernel report (see ${out#"$TOP"/}/console.log)" ;;
+*) echo "$PROG: the VM run ended with $rc (124: timeout, a hang; see ${out#"$TOP"/}/console.log)" ;;
+esac
+
+lines=$(tr -d '\r' <"$out/console.log" | sed -n 's/^fault: case=/case=/p')
+# val CASE KNOB FIELD
+val() {
+	echo "$lines" | awk -v c="$1" -v k="$2" -v f="$3" '
+		$1 == "case=" c && $2 == "knob=" k {
+			for (i = 1; i <= NF; i++) if (index($i, f "=") == 1) { print substr($i, length(f) + 2); exit }
+		}'
+}
+nfail=0
+bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+# le A B: A <= B for decimals
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+name() { case $1 in 0) echo off ;; 65536) echo 64K ;; 16777216) echo 16M ;; *) echo "$1" ;; esac; }
+
+printf '%-10s %-4s %7s %6s %7s %6s %5s %6s %4s %-7s %-7s %6s %6s %7s %s\n' \
+	case knob sys_tk f_sys/s kw_tk passes empty f_empty log writer fsync sync_s umnt_s slab_kB "before/during"
+for c in $cases; do
+	for kn in $knobs; do
+		if [ -z "$(val "$c" "$kn" knob)" ]; then
+			bad "$c, knob $(name "$kn"): no result line (the case failed or hung; see the console)"
+			continue
+		fi
+		sl=$(val "$c" "$kn" slab_kb)
+		printf '%-10s %-4s %7s %6s %7s %6s %5s %6s %4s %-7s %-7s %6s %6s %7s %s\n' \
+			"$c" "$(name "$kn")" "$(val "$c" "$kn" sys_ticks)" \
+			"$(awk -v t="$(val "$c" "$kn" fault_sys_ticks)" -v s="$secs" 'BEGIN { printf "%.1f", t / s }')" \
+			"$(val "$c" "$kn" kworker_ticks)" "$(val "$c" "$kn" passes)" "$(val "$c" "$kn" empty)" \
+			"$(val "$c" "$kn" fault_empty)" "$(val "$c" "$kn" log_lines)" "rc=$(val "$c" "$kn" writer)" \
+			"$(val "$c" "$kn" fsync)" "$(val "$c" "$kn" sync_s)" "$(val "$c" "$kn" umount_s)" \
+			"$((${sl#*:} - ${sl%:*}))" "$(val "$c" "$kn" verified)/$(val "$c" "$kn" during)"
+	done
+done
+
+# the checks every setting gets
+for c in $cases; do
+	for kn in $knobs; do
+		[ -n "$(val "$c" "$kn" knob)" ] || continue
+		[ "$(val "$c" "$kn" verified)" = yes ] ||
+			bad "$c, knob $(name "$kn"): the file fsync'ed before the fault does not read back whole"
+		if [ "$(val "$c" "$kn" during)" != whole ] && [ "$(val "$c" "$kn" writer)" = 0 ] &&
+			[ "$(val "$c" "$kn" fsync)" = ok ]; then
+			bad "$c, knob $(name "$kn"): the writer's file is $(val "$c" "$kn" during), yet write() and fsync() reported no error"
+		fi
+	done
+done
+# the knob against off, case by case
+hs0=$(val healthy 0 sys_ticks)
+for c in $cases; do
+	[ "$c" != healthy ] || continue
+	[ -n "$(val "$c" 0 knob)" ] || continue
+	for kn in $knobs; do
+		[ "$kn" != 0 ] || continue
+		[ -n "$(val "$c" "$kn" knob)" ] || continue
+		what="$c, knob $(name "$kn")"
+		hk=$(($(val healthy "$kn" sys_ticks) - hs0))
+		[ "$hk" -ge 0 ] || hk=0
+		s0=$(val "$c" 0 sys_ticks) s1=$(val "$c" "$kn" sys_ticks)
+		bound=$(((s0 * 11 + 9) / 10 + hk + 50))
+		[ "$s1" -le "$bound" ] ||
+			bad "$what: kernel CPU $s1 ticks > $bound (1.1 x off's $s0 + the knob's healthy cost $hk + 50)"
+		e0=$(val "$c" 0 fault_empty) e1=$(val "$c" "$kn" fault_empty)
+		[ "$e1" -le $((e0 + secs + 10)) ] ||
+			bad "$what: $e1 passes that wrote nothing during the fault > $((e0 + secs + 10)) (off's $e0 + one a second + 10)"
+		l0=$(val "$c" 0 log_lines) l1=$(val "$c" "$kn" log_lines)
+		[ "$l1" -le $((l0 + secs + 20)) ] ||
+			bad "$what: $l1 kernel log lines > $((l0 + secs + 20)) (off's $l0 + one a second of fault + 20)"
+		for t in sync_s umount_s; do
+			t0=$(val "$c" 0 $t) t1=$(val "$c" "$kn" $t)
+			le "$t1" "$(awk -v a="$t0" 'BEGIN { print a + 10 }')" ||
+				bad "$what: ${t%_s} took $t1 s, off's $t0 s + 10 s"
+		done
+		sl0=$(val "$c" 0 slab_kb) sl1=$(val "$c" "$kn" slab_kb)
+		g0=$((${sl0#*:} - ${sl0%:*})) g1=$((${sl1#*:} - ${sl1%:*}))
+		[ "$g1" -le $((g0 + 2048)) ] ||
+			bad "$what: slab grew by $g1 kB > off's $g0 kB + 2048"
+	done
+done
+if [ "$rc" -ne 0 ]; then
+	say "summary: the VM run failed ($rc); $nfail check(s) failed"
+	exit "$rc"
+fi
+if [ "$nfail" -gt 0 ]; then
+	say "summary: $nfail check(s) failed"
+	exit 1
+fi
+say "summary: every case within bounds: $(echo $cases | wc -w) cases x $k settings, $secs s of fault"

@@ -1,0 +1,249 @@
+#!/bin/sh
+# Faults on a device that holds dirty pages over its threshold: the device
+# fails, fills up, stalls or goes away while a writer keeps writing, with
+# the knob off and set, one after the other, each on a fresh device.
+#
+#   faults.sh CASE SECS KNOB...
+#
+# CASE is one of
+#   healthy ext4 on the null_blk disk below, no fault: what each setting
+#           costs without one
+#   eio-ext4, eio-xfs, eio-btrfs, eio-raw
+#           a memory-backed null_blk disk of 512 MiB (8 MB/s) whose
+#           first 128 MiB fail every write (its bad blocks list) for SECS
+#           seconds, under the filesystem or written to directly
+#   enospc  ext4 on a loop device of 512 MiB whose backing file lives in a
+#           tmpfs that fills up (over-committed: 16 MiB left) for SECS s;
+#           then the tmpfs grows again
+#   stall-fuse
+#           a FUSE mount (stall-fuse.c) whose daemon holds every WRITE for
+#           SECS seconds, then answers again
+#   vanish  ext4 on the null_blk disk, powered off (del_gendisk, as when a
+#           USB disk is pulled) with the writer running; unmounted, powered
+#           on again and the file fsync'ed before read back
+# For each KNOB (bytes, 0 is off) on the device's bdi: a file of 8 MiB is
+# written and fsync'ed, then a writer writes 2 MiB/s; 5 s into it the
+# fault starts, SECS s later it ends (not for vanish); 5 s later the
+# writer stops, its file is fsync'ed, then sync and umount are timed. The
+# file fsync'ed before the fault must read back whole after a remount;
+# the writer's file then is whole, short or differs. One line per KNOB:
+#
+#   fault: case=C knob=K secs=S sys_ticks=T kworker_ticks=W passes=P
+#     empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
+#     fault_passes=.. fault_empty=.. fault_log_lines=.. writer=RC
+#     fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
+#     verified=yes|no during=whole|short|differs
+#
+# (ticks: clock ticks of kernel time (system, irq, softirq) on all CPUs and
+# of the kworker threads; passes: writeback passes started on the bdi,
+# empty: those the threshold started that wrote nothing; log_lines: kernel
+# log records; the fault_ figures are those of the SECS s of the fault,
+# the others of the whole case from the knob set to the umount.) Exit 0
+# when every setting ran, 1 otherwise.
+set -u
+case=$1 secs=$2
+shift 2
+rate=$((2 << 20)) pre=5 post=5
+mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault
+# the disk's bad sectors during an I/O fault: its first 511 x 512
+# sectors (almost 128 MiB: the writer's data, the superblock and the
+# metadata that starts the disk), as many as null_blk's list of bad ranges
+# (one page, at most 512 sectors a range) holds
+bad_end=$((511 * 512 - 1))
+err() { echo "fault: $case: $*"; exit 1; }
+. /run/files/np-lib.sh
+
+[ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
+mkdir -p $mnt /run/thin
+grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
+# the kernel log, every record from now on, for counting
+cat /dev/kmsg >/run/kmsg 2>/dev/null &
+klog=$!
+dd if=/dev/urandom of=/run/fault-src bs=1M count=8 2>/dev/null
+sum=$(sha256sum </run/fault-src)
+size=$((rate * (pre + secs + post)))
+# what the writer writes, for comparing
+/run/files/paced-write /run/fault-expect 65536 $size 0 >/dev/null || err "no room for /run/fault-expect"
+
+up() { awk '{ print $1 }' /proc/uptime; }
+since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
+# kernel time of all CPUs: system + irq + softirq
+sys_ticks() { awk '/^cpu / { print $4 + $7 + $8; exit }' /proc/stat; }
+log_lines() { wc -l </run/kmsg; }
+slab_kb() { sync; echo 3 >/proc/sys/vm/drop_caches; awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+
+# the null_blk disk: 512 MiB in memory, 8 MB/s, its data kept while it is
+# powered off
+nb_on() {
+	if [ ! -d $nb ]; then
+		mkdir $nb || err "cannot make a null_blk device (configfs)"
+		echo 512 >$nb/size && echo 1 >$nb/memory_backed && echo 4096 >$nb/blocksize &&
+			echo 8 >$nb/mbps || err "cannot configure the null_blk device"
+	fi
+	echo 1 >$nb/power || err "cannot power the null_blk device on"
+	# newer kernels name the disk after the configfs item, older ones
+	# nullb<index>
+	i=0
+	until [ -b /dev/fault ] || [ -b /dev/nullb$(cat $nb/index) ]; do
+		i=$((i + 1)); [ $i -le 50 ] || err "no disk for the null_blk device"; sleep 0.1
+	done
+	dev=/dev/fault
+	[ -b $dev ] || dev=/dev/nullb$(cat $nb/index)
+}
+nb_off() { echo 0 >$nb/power; }
+nb_gone() { [ ! -d $nb ] || { echo 0 >$nb/power; rmdir $nb; }; }
+
+mkfs_mount() {
+	case $1 in
+	ext4) mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
+	xfs) mkfs.xfs -q -f -K "$dev" ;;
+	btrfs) mkfs.btrfs -q -f -K "$dev" ;;
+	esac >/run/fault-mkfs.log 2>&1 || err "mkfs.$1 failed: $(cat /run/fault-mkfs.log)"
+	mount -t "$1" "$dev" $mnt || err "cannot mount $dev ($1)"
+}
+
+# set-up, fault on, fault off and the read back, per case; $target is
+# what the writer writes, $before the file fsync'ed before the fault
+setup() {
+	case $case in
+	healthy | eio-ext4 | eio-xfs | eio-btrfs | vanish)
+		nb_on
+		fs=${case#eio-}
+		[ "$case" != vanish ] && [ "$case" != healthy ] || fs=ext4
+		mkfs_mount $fs
+		target=$mnt/during before=$mnt/before ;;
+	eio-raw)
+		nb_on
+		target=$dev before= ;;
+	enospc)
+		fs=ext4
+		mount -t tmpfs -o size=1200m tmpfs /run/thin || err "no tmpfs"
+		truncate -s 512M /run/thin/disk
+		dev=$(losetup -f) && losetup "$dev" /run/thin/disk || err "no loop device"
+		mkfs_mount ext4
+		target=$mnt/during before=$mnt/before ;;
+	stall-fuse)
+		mkdir -p /run/fault-back
+		/run/files/stall-fuse /run/fault-back $mnt 2>/run/stall-fuse.log &
+		fuse=$!
+		i=0
+		until grep -q " $mnt fuse" /proc/mounts; do
+			i=$((i + 1))
+			[ $i -le 100 ] || err "stall-fuse did not mount $mnt: $(cat /run/stall-fuse.log)"
+			sleep 0.1
+		done
+		target=$mnt/during before=$mnt/before ;;
+	*) err "unknown case" ;;
+	esac
+	if [ -n "$before" ]; then
+		bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
+		cp /run/fault-src "$before" && /run/files/fsync-files "$before" >/dev/null ||
+			err "cannot write and fsync $before"
+	else
+		bdi=$(cat /sys/class/block/${dev#/dev/}/dev)
+		# the raw disk: the file fsync'ed before is its last 8 MiB
+		dd if=/run/fault-src of="$dev" bs=1M seek=504 conv=fsync 2>/dev/null ||
+			err "cannot write the end of $dev"
+	fi
+	[ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
+}
+fault_on() {
+	case $case in
+	healthy) ;;
+	eio-*) echo "+0-$bad_end" >$nb/badblocks ;;
+	enospc)
+		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
+		mount -o remount,size=$((used + 16384))k /run/thin ;;
+	stall-fuse) kill -USR1 $fuse ;;
+	vanish) nb_off ;;
+	esac
+}
+fault_off() {
+	case $case in
+	eio-*) echo "-0-$bad_end" >$nb/badblocks ;;
+	enospc) mount -o remount,size=1200m /run/thin ;;
+	stall-fuse) kill -USR2 $fuse ;;
+	esac
+}
+# the unmount, timed
+unmount() {
+	t=$(up)
+	[ "$case" = eio-raw ] || umount $mnt || echo "fault: $case: umount $mnt failed"
+	umount_s=$(since "$t")
+}
+# what the device keeps, after a fresh mount (the raw disk read past the
+# page cache): the file fsync'ed before the fault must read back whole;
+# the writer's file is whole, short or differs
+# same FILE: FILE holds what the writer wrote
+same() {
+	if [ "$(wc -c <"$1" 2>/dev/null || echo 0)" -ne $size ]; then
+		echo short
+	else
+		cmp -s "$1" /run/fault-expect && echo whole || echo differs
+	fi
+}
+verify() {
+	verified=no during=
+	[ "$case" != vanish ] || nb_on
+	case $case in
+	eio-raw)
+		[ "$(dd if="$dev" bs=1M skip=504 count=8 iflag=direct 2>/dev/null | sha256sum)" != "$sum" ] || verified=yes
+		dd if="$dev" bs=1M count=$((size >> 20)) iflag=direct 2>/dev/null | cmp -s - /run/fault-expect &&
+			during=whole || during=differs ;;
+	stall-fuse)
+		wait $fuse
+		[ "$(sha256sum </run/fault-back/before)" != "$sum" ] || verified=yes
+		during=$(same /run/fault-back/during)
+		rm -rf /run/fault-back ;;
+	*)
+		if mount -t $fs "$dev" $mnt; then
+			[ "$(sha256sum <$mnt/before)" != "$sum" ] || verified=yes
+			during=$(same $mnt/during)
+			umount $mnt
+		else
+			echo "fault: $case: cannot mount $dev again"
+		fi ;;
+	esac
+	case $case in
+	enospc) losetup -d "$dev"; umount /run/thin ;;
+	stall-fuse) ;;
+	*) nb_gone ;;
+	esac
+}
+
+echo "fault: $case: $secs s of fault, knobs $*"
+for knob in "$@"; do
+	setup
+	slab0=$(slab_kb)
+	np_start "$knob"
+	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
+	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
+	w=$!
+	sleep $pre
+	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_passes)
+	fault_on
+	sleep "$secs"
+	s2=$(sys_ticks) k2=$(kworker_ticks) l2=$(log_lines) p2=$(passes) e2=$(empty_passes)
+	fault_off
+	wait $w
+	writer=$?
+	fsync=$(/run/files/fsync-files "$target" 2>&1)
+	t=$(up)
+	sync
+	sync_s=$(since "$t")
+	unmount
+	s3=$(sys_ticks) k3=$(kworker_ticks) l3=$(log_lines)
+	np_stop
+	verify
+	# (gone with the device in some cases)
+	[ ! -f /sys/class/bdi/$bdi/dirty_background_bytes ] ||
+		echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
+	slab1=$(slab_kb)
+	echo "fault: case=$case knob=$knob secs=$secs sys_ticks=$((s3 - s0)) kworker_ticks=$((k3 - k0))" \
+		"passes=$(passes) empty=$(empty_passes) log_lines=$((l3 - l0))" \
+		"fault_sys_ticks=$((s2 - s1)) fault_kworker_ticks=$((k2 - k1)) fault_passes=$((p2 - p1))" \
+		"fault_empty=$((e2 - e1)) fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
+		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
+done
+kill $klog 2>/dev/null
+echo "fault: $case: done"

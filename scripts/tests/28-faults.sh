@@ -1,0 +1,14 @@
+#!/bin/bash
+# The fault suite's short case (scripts/faults.sh): the disk under ext4
+# powered off (del_gendisk, a pulled USB disk) while a writer keeps its
+# bdi over the threshold, 10 s, beside the same writer on a healthy disk;
+# the knob off, at 64 KiB and at 16 MiB. umount and sync finish, the
+# file fsync'ed before reads back after the disk returns, nothing is lost
+# silently, no kernel report, and the knob costs no more CPU, empty
+# passes, log lines or slab than faults.sh allows. make check-full runs
+# every case (test 55).
+. "$TOP/scripts/tests/testlib.sh"
+
+out=$CHECKDIR/faults-short
+expect_rc 0 "faults.sh -c vanish -s 10" "$TOP/scripts/faults.sh" -b "$BASE" -c vanish -s 10 -o "$out"
+finish
