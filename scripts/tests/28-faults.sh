@@ -1,4 +1,5 @@
 #!/bin/bash
+# upstream test: other bases in make check-full
 # The fault suite's short case (scripts/faults.sh): the disk under ext4
 # powered off (del_gendisk, a pulled USB disk) while a writer keeps its
 # bdi over the threshold, 10 s, beside the same writer on a healthy disk;
