@@ -487,6 +487,40 @@ static struct libscols_table *new_table(const struct opts *o)
 	return tb;
 }
 
+/*
+ * print_table: the table on standard output. In JSON, libsmartcols gives a
+ * bdi without mounts "[ null ]" for MOUNTS, an array holding one null:
+ * that becomes [], an empty one.
+ */
+static void print_table(const struct opts *o, struct libscols_table *tb)
+{
+	char *s = NULL, *p, *q, *e;
+
+	if (!o->json || scols_print_table_to_string(tb, &s) || !s) {
+		if (!o->json)
+			scols_print_table(tb);
+		else
+			(void)fputs("{}\n", stdout);
+		free(s);
+		return;
+	}
+	/* p: printed up to here; q: the next '[' */
+	for (p = q = s; (q = strchr(q, '[')); q++) {
+		e = q + 1 + strspn(q + 1, " \n");
+		if (strncmp(e, "null", 4))
+			continue;
+		e += 4 + strspn(e + 4, " \n");
+		if (*e != ']')
+			continue;
+		(void)fwrite(p, 1, (size_t)(q - p), stdout);
+		(void)fputs("[]", stdout);
+		p = e + 1;
+		q = e;
+	}
+	(void)fputs(p, stdout);
+	free(s);
+}
+
 /* sort_key: what a row is sorted by: a number (absent ones first) or text */
 static int sort_key(const struct bw_info *info, int col, uint64_t *v, const char **text)
 {
@@ -574,7 +608,7 @@ static int print_bdis(struct bw_ctx *ctx, const struct opts *o, char **bdis, siz
 		if (add_row(o, tb, &infos[i]))
 			r = bw_fail(ctx, BW_EXIT_FAILURE, "out of memory");
 	if (!r)
-		scols_print_table(tb);
+		print_table(o, tb);
 	for (i = 0; i < k; i++)
 		bw_info_free(&infos[i]);
 	free(infos);

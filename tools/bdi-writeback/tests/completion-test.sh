@@ -23,8 +23,12 @@ offers() {
 	fi
 }
 
-offers "list get set auto" ""
+offers "list get set auto apply" ""
 offers "set" s
+offers "auto apply" a
+offers "--config --check" apply --c
+offers "--default --dry-run" apply --d
+offers "" apply --default ""
 offers "--json" list --js
 offers "--sysroot --seconds --source" auto --s
 offers "BG-BYTES" list -o BG

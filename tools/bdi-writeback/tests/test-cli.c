@@ -560,6 +560,11 @@ static void get_and_list(void **state)
 	assert_non_null(strstr(out, "\"device\": \"dm-0 (vg-data)\""));
 	assert_non_null(strstr(out, "\"type\": \"loop\""));
 	free(out);
+	/* a bdi without mounts: an empty array in JSON, not one holding null */
+	cli(0, &out, NULL, "get", "-J", "-o", "BDI,MOUNTS", "43:0");
+	assert_non_null(strstr(out, "\"mounts\": []"));
+	assert_null(strstr(out, "null"));
+	free(out);
 	/* TYPE and DEVICE from what resolution found */
 	cli(0, &out, NULL, "list", "-n", "-r", "-o", "BDI,TYPE,DEVICE", "/mnt/cifs", "/mnt/bcachefs",
 	    "/dev/sdf", "/mnt/9p", "/dev/loop0", "ceph-4");
