@@ -8,8 +8,9 @@
 #     -b BASE     kernel base (default: the first in config.mk)
 #     -k BZIMAGE  another kernel of that base (a variant, the debug kernel)
 #     -c CASES    cases (default: all): eio-ext4 eio-xfs eio-btrfs eio-raw
-#                 enospc stall-fuse vanish (the case "healthy", the same
-#                 writer with no fault, always runs first)
+#                 enospc stall-fuse stall-disk vanish (the case
+#                 "healthy", the same writer with no fault, always runs
+#                 first)
 #     -s SECS     seconds of fault (default 30)
 #     -o DIR      output folder (default build/faults/BASE)
 #
@@ -42,9 +43,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=$(default_base) kernel= secs=30 out=
-cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse vanish"
+cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse stall-disk vanish"
 knobs="0 65536 16777216"
-usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '7,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts b:k:c:s:o:h opt; do
 	case $opt in
 	b) base=$OPTARG ;;
@@ -59,7 +60,7 @@ done
 [[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "$PROG: bad seconds '$secs'" >&2; exit 2; }
 for c in $cases; do
 	case $c in
-	eio-ext4 | eio-xfs | eio-btrfs | eio-raw | enospc | stall-fuse | vanish) ;;
+	eio-ext4 | eio-xfs | eio-btrfs | eio-raw | enospc | stall-fuse | stall-disk | vanish) ;;
 	*) echo "$PROG: unknown case '$c'" >&2; exit 2 ;;
 	esac
 done

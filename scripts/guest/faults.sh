@@ -18,6 +18,11 @@
 #   stall-fuse
 #           a FUSE mount (stall-fuse.c) whose daemon holds every WRITE for
 #           SECS seconds, then answers again
+#   stall-disk
+#           ext4 on a loop device whose backing file lives on that FUSE
+#           mount: when the daemon holds its WRITEs, the loop device stops
+#           completing writes (its worker waits on the FUSE file) for SECS
+#           seconds, then catches up: a disk that stops and recovers
 #   vanish  ext4 on the null_blk disk, powered off (del_gendisk, as when a
 #           USB disk is pulled) with the writer running; unmounted, powered
 #           on again and the file fsync'ed before read back
@@ -44,7 +49,7 @@ set -u
 case=$1 secs=$2
 shift 2
 rate=$((2 << 20)) pre=5 post=5
-mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault
+mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
 # the disk's bad sectors during an I/O fault: its first 511 x 512
 # sectors (almost 128 MiB: the writer's data, the superblock and the
 # metadata that starts the disk), as many as null_blk's list of bad ranges
@@ -102,6 +107,25 @@ mkfs_mount() {
 	mount -t "$1" "$dev" $mnt || err "cannot mount $dev ($1)"
 }
 
+# fuse_start MNT: stall-fuse on MNT, its files in /run/fault-back
+fuse_start() {
+	mkdir -p /run/fault-back "$1"
+	/run/files/stall-fuse /run/fault-back "$1" 2>/run/stall-fuse.log &
+	fuse=$!
+	i=0
+	until grep -q " $1 fuse" /proc/mounts; do
+		i=$((i + 1))
+		[ $i -le 100 ] || err "stall-fuse did not mount $1: $(cat /run/stall-fuse.log)"
+		sleep 0.1
+	done
+}
+# fuse_stop: the FUSE mount of stall-disk gone, the daemon with it
+fuse_stop() {
+	umount $fmnt || echo "fault: $case: umount $fmnt failed"
+	wait $fuse
+	rm -rf /run/fault-back
+}
+
 # set-up, fault on, fault off and the read back, per case; $target is
 # what the writer writes, $before the file fsync'ed before the fault
 setup() {
@@ -123,15 +147,14 @@ setup() {
 		mkfs_mount ext4
 		target=$mnt/during before=$mnt/before ;;
 	stall-fuse)
-		mkdir -p /run/fault-back
-		/run/files/stall-fuse /run/fault-back $mnt 2>/run/stall-fuse.log &
-		fuse=$!
-		i=0
-		until grep -q " $mnt fuse" /proc/mounts; do
-			i=$((i + 1))
-			[ $i -le 100 ] || err "stall-fuse did not mount $mnt: $(cat /run/stall-fuse.log)"
-			sleep 0.1
-		done
+		fuse_start $mnt
+		target=$mnt/during before=$mnt/before ;;
+	stall-disk)
+		fs=ext4
+		fuse_start $fmnt
+		truncate -s 512M $fmnt/disk || err "cannot make $fmnt/disk"
+		dev=$(losetup -f) && losetup "$dev" $fmnt/disk || err "no loop device"
+		mkfs_mount ext4
 		target=$mnt/during before=$mnt/before ;;
 	*) err "unknown case" ;;
 	esac
@@ -154,7 +177,7 @@ fault_on() {
 	enospc)
 		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
 		mount -o remount,size=$((used + 16384))k /run/thin ;;
-	stall-fuse) kill -USR1 $fuse ;;
+	stall-fuse | stall-disk) kill -USR1 $fuse ;;
 	vanish) nb_off ;;
 	esac
 }
@@ -162,7 +185,7 @@ fault_off() {
 	case $case in
 	eio-*) echo "-0-$bad_end" >$nb/badblocks ;;
 	enospc) mount -o remount,size=1200m /run/thin ;;
-	stall-fuse) kill -USR2 $fuse ;;
+	stall-fuse | stall-disk) kill -USR2 $fuse ;;
 	esac
 }
 # the unmount, timed
@@ -206,6 +229,7 @@ verify() {
 	esac
 	case $case in
 	enospc) losetup -d "$dev"; umount /run/thin ;;
+	stall-disk) losetup -d "$dev"; fuse_stop ;;
 	stall-fuse) ;;
 	*) nb_gone ;;
 	esac
