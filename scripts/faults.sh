@@ -19,10 +19,12 @@
 #   - kernel CPU time (system, irq, softirq, all CPUs, from the knob set to
 #     the umount) <= 1.1 x off's + what the knob costs on the healthy
 #     device (healthy row: knob minus off) + 50 clock ticks (0.5 s)
-#   - passes the threshold starts that write nothing, during the fault,
-#     <= off's + one a second (patch 6's first retry interval) + 10; the
-#     passes that write something are the knob at work, counted and shown
-#     (at 64 KiB a pass for every 64 KiB or so the writer dirties)
+#   - rounds of writeback on the bdi that write nothing (whatever started
+#     them: the knob, the global threshold, the 30 s expiry), during the
+#     fault, <= off's + one a second (patch 6's first retry interval) + 10;
+#     the rounds that write something are the knob at work, counted and
+#     shown (at 64 KiB one for every 64 KiB or so the writer dirties)
+#   - a field missing or not a number in a setting's line fails it
 #   - kernel log lines <= off's + one a second of fault + 20 (no flood)
 #   - sync and umount after the fault take <= off's + 10 s (no hang; a
 #     hang that never ends is the VM's timeout and fails the run)
@@ -94,28 +96,57 @@ val() {
 }
 nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+# numbers CASE KNOB FIELD...: each field there and a number (slab_kb two,
+# A:B); one that is missing or is not is a failed check, never a pass
+numbers() {
+	local c=$1 kn=$2 f v ret=0
+	shift 2
+	for f; do
+		v=$(val "$c" "$kn" "$f")
+		[[ $v =~ ^[0-9]+(\.[0-9]+)?(:[0-9]+)?$ ]] && continue
+		bad "$c, knob $(name "$kn"): $f is '$v', not a number (see the console)"
+		ret=1
+	done
+	return $ret
+}
+# the fields the checks compare
+fields="sys_ticks kworker_ticks passes empty log_lines fault_sys_ticks fault_kworker_ticks fault_empty fault_dirty_kb sync_s umount_s slab_kb"
+# ok[CASE KNOB]: the setting printed its line, every field a number
+declare -A ok
 # le A B: A <= B for decimals
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 name() { case $1 in 0) echo off ;; 65536) echo 64K ;; 16777216) echo 16M ;; *) echo "$1" ;; esac; }
 
-printf '%-10s %-4s %7s %6s %7s %6s %5s %6s %4s %-7s %-7s %6s %6s %7s %s\n' \
-	case knob sys_tk f_sys/s kw_tk passes empty f_empty log writer fsync sync_s umnt_s slab_kB "before/during"
+# per second of fault: ticks, and dirty MiB when the fault started
+rate() { awk -v t="$1" -v s="$2" 'BEGIN { printf "%.1f", t / s }'; }
+fmt='%-10s %-4s %6s %6s %6s %6s %6s %5s %6s %5s %4s %-7s %-7s %6s %6s %7s %s\n'
+# shellcheck disable=SC2059
+printf "$fmt" case knob sys_tk f_sys/s kw_tk f_kw/s passes empty f_empty dirty log writer fsync \
+	sync_s umnt_s slab_kB "before/during"
 for c in $cases; do
 	for kn in $knobs; do
 		if [ -z "$(val "$c" "$kn" knob)" ]; then
 			bad "$c, knob $(name "$kn"): no result line (the case failed or hung; see the console)"
 			continue
 		fi
+		# shellcheck disable=SC2086
+		numbers "$c" "$kn" $fields || continue
+		ok[$c $kn]=1
 		sl=$(val "$c" "$kn" slab_kb)
-		printf '%-10s %-4s %7s %6s %7s %6s %5s %6s %4s %-7s %-7s %6s %6s %7s %s\n' \
-			"$c" "$(name "$kn")" "$(val "$c" "$kn" sys_ticks)" \
-			"$(awk -v t="$(val "$c" "$kn" fault_sys_ticks)" -v s="$secs" 'BEGIN { printf "%.1f", t / s }')" \
-			"$(val "$c" "$kn" kworker_ticks)" "$(val "$c" "$kn" passes)" "$(val "$c" "$kn" empty)" \
-			"$(val "$c" "$kn" fault_empty)" "$(val "$c" "$kn" log_lines)" "rc=$(val "$c" "$kn" writer)" \
-			"$(val "$c" "$kn" fsync)" "$(val "$c" "$kn" sync_s)" "$(val "$c" "$kn" umount_s)" \
-			"$((${sl#*:} - ${sl%:*}))" "$(val "$c" "$kn" verified)/$(val "$c" "$kn" during)"
+		# shellcheck disable=SC2059
+		printf "$fmt" "$c" "$(name "$kn")" "$(val "$c" "$kn" sys_ticks)" \
+			"$(rate "$(val "$c" "$kn" fault_sys_ticks)" "$secs")" "$(val "$c" "$kn" kworker_ticks)" \
+			"$(rate "$(val "$c" "$kn" fault_kworker_ticks)" "$secs")" "$(val "$c" "$kn" passes)" \
+			"$(val "$c" "$kn" empty)" "$(val "$c" "$kn" fault_empty)" \
+			"$(rate "$(val "$c" "$kn" fault_dirty_kb)" 1024)" "$(val "$c" "$kn" log_lines)" \
+			"rc=$(val "$c" "$kn" writer)" "$(val "$c" "$kn" fsync)" "$(val "$c" "$kn" sync_s)" \
+			"$(val "$c" "$kn" umount_s)" "$((${sl#*:} - ${sl%:*}))" \
+			"$(val "$c" "$kn" verified)/$(val "$c" "$kn" during)"
 	done
 done
+echo "(ticks: 1/100 s of kernel time on all CPUs, kw: of the kworkers; f_: during the fault;"
+echo " passes: writeback passes the thresholds started; empty: passes of any reason that"
+echo " wrote nothing; dirty: MiB dirty or under writeback when the fault started)"
 
 # the checks every setting gets
 for c in $cases; do
@@ -130,13 +161,15 @@ for c in $cases; do
 	done
 done
 # the knob against off, case by case
+# (a row without its line or with a field that is not a number failed
+# above; the comparisons need both rows of the case and of healthy)
 hs0=$(val healthy 0 sys_ticks)
 for c in $cases; do
 	[ "$c" != healthy ] || continue
-	[ -n "$(val "$c" 0 knob)" ] || continue
+	[[ -n ${ok[$c 0]:-} && -n ${ok[healthy 0]:-} ]] || continue
 	for kn in $knobs; do
 		[ "$kn" != 0 ] || continue
-		[ -n "$(val "$c" "$kn" knob)" ] || continue
+		[[ -n ${ok[$c $kn]:-} && -n ${ok[healthy $kn]:-} ]] || continue
 		what="$c, knob $(name "$kn")"
 		hk=$(($(val healthy "$kn" sys_ticks) - hs0))
 		[ "$hk" -ge 0 ] || hk=0

@@ -35,15 +35,20 @@
 #
 #   fault: case=C knob=K secs=S sys_ticks=T kworker_ticks=W passes=P
 #     empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
-#     fault_passes=.. fault_empty=.. fault_log_lines=.. writer=RC
-#     fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
+#     fault_passes=.. fault_empty=.. fault_dirty_kb=.. fault_log_lines=..
+#     writer=RC fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
 #     verified=yes|no during=whole|short|differs
 #
 # (ticks: clock ticks of kernel time (system, irq, softirq) on all CPUs and
-# of the kworker threads; passes: writeback passes started on the bdi,
-# empty: those the threshold started that wrote nothing; log_lines: kernel
-# log records; the fault_ figures are those of the SECS s of the fault,
-# the others of the whole case from the knob set to the umount.) Exit 0
+# of the kworker threads; passes: rounds of writeback the thresholds
+# started on the bdi (reason background or background_bytes); empty:
+# rounds on the bdi, whatever started them, that wrote no page;
+# fault_dirty_kb: dirty and under writeback when the fault starts (the
+# writer has written 10 MiB by then: over 64 KiB, under 16 MiB, which it
+# passes 3 s into the fault); log_lines: kernel log records; the fault_ figures are those
+# of the SECS s of the fault, the others of the whole case from the knob
+# set to the umount.) A fault that does not start or end (the command
+# fails, the disk is still there) ends the case with an error. Exit 0
 # when every setting ran, 1 otherwise.
 set -u
 case=$1 secs=$2
@@ -74,7 +79,10 @@ up() { awk '{ print $1 }' /proc/uptime; }
 since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
 # kernel time of all CPUs: system + irq + softirq
 sys_ticks() { awk '/^cpu / { print $4 + $7 + $8; exit }' /proc/stat; }
-log_lines() { wc -l </run/kmsg; }
+# kernel log records (a continuation line of one starts with a space)
+log_lines() { grep -c '^[0-9]' /run/kmsg; }
+# dirty or under writeback, kB (the writer is all that writes)
+dirty_kb() { awk '/^(Dirty|Writeback):/ { t += $2 } END { print t + 0 }' /proc/meminfo; }
 slab_kb() { sync; echo 3 >/proc/sys/vm/drop_caches; awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
 # the null_blk disk: 512 MiB in memory, 8 MB/s, its data kept while it is
@@ -121,7 +129,11 @@ fuse_start() {
 }
 # fuse_stop: the FUSE mount of stall-disk gone, the daemon with it
 fuse_stop() {
-	umount $fmnt || echo "fault: $case: umount $fmnt failed"
+	if ! umount $fmnt; then
+		echo "fault: $case: umount $fmnt failed"
+		umount -l $fmnt
+		kill $fuse
+	fi
 	wait $fuse
 	rm -rf /run/fault-back
 }
@@ -178,7 +190,7 @@ fault_on() {
 		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
 		mount -o remount,size=$((used + 16384))k /run/thin ;;
 	stall-fuse | stall-disk) kill -USR1 $fuse ;;
-	vanish) nb_off ;;
+	vanish) nb_off && [ ! -b "$dev" ] ;;
 	esac
 }
 fault_off() {
@@ -244,11 +256,12 @@ for knob in "$@"; do
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
 	sleep $pre
-	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_passes)
-	fault_on
+	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_rounds)
+	d1=$(dirty_kb)
+	fault_on || err "the fault did not start (knob $knob)"
 	sleep "$secs"
-	s2=$(sys_ticks) k2=$(kworker_ticks) l2=$(log_lines) p2=$(passes) e2=$(empty_passes)
-	fault_off
+	s2=$(sys_ticks) k2=$(kworker_ticks) l2=$(log_lines) p2=$(passes) e2=$(empty_rounds)
+	fault_off || err "the fault did not end (knob $knob)"
 	wait $w
 	writer=$?
 	fsync=$(/run/files/fsync-files "$target" 2>&1)
@@ -264,9 +277,9 @@ for knob in "$@"; do
 		echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 	slab1=$(slab_kb)
 	echo "fault: case=$case knob=$knob secs=$secs sys_ticks=$((s3 - s0)) kworker_ticks=$((k3 - k0))" \
-		"passes=$(passes) empty=$(empty_passes) log_lines=$((l3 - l0))" \
+		"passes=$(passes) empty=$(empty_rounds) log_lines=$((l3 - l0))" \
 		"fault_sys_ticks=$((s2 - s1)) fault_kworker_ticks=$((k2 - k1)) fault_passes=$((p2 - p1))" \
-		"fault_empty=$((e2 - e1)) fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
+		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
 		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
 done
 kill $klog 2>/dev/null

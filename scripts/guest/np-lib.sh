@@ -15,6 +15,18 @@ kworker_ticks() {
 passes() { grep -c "writeback_start: bdi $bdi: .*reason=background" $tr/trace; }
 bytes_passes() { grep -c "writeback_start: bdi $bdi: .*reason=background_bytes " $tr/trace; }
 empty_passes() { grep -c "writeback_written: bdi $bdi: .*nr_pages=9223372036854775807 .*reason=background_bytes " $tr/trace; }
+# empty_rounds: rounds of writeback on the bdi, whatever started them,
+# that wrote no page: wb_writeback() traces writeback_start and
+# writeback_written around each round of its loop (the flusher runs one at
+# a time on a bdi), and a round that wrote nothing leaves nr_pages as it was
+empty_rounds() {
+	awk -v b="bdi $bdi: " '
+		index($0, b) == 0 || !match($0, /nr_pages=[0-9]+/) { next }
+		{ v = substr($0, RSTART + 9, RLENGTH - 9) }
+		/writeback_start: / { at = v; next }
+		/writeback_written: / && v == at { n++ }
+		END { print n + 0 }' $tr/trace
+}
 
 # np_start KNOB: the bdi cleaned with the knob off, then KNOB set and the
 # tracepoints recording afresh
