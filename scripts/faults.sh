@@ -145,8 +145,8 @@ for c in $cases; do
 	done
 done
 echo "(ticks: 1/100 s of kernel time on all CPUs, kw: of the kworkers; f_: during the fault;"
-echo " passes: writeback passes the thresholds started; empty: passes of any reason that"
-echo " wrote nothing; dirty: MiB dirty or under writeback when the fault started)"
+echo " passes: rounds of writeback the thresholds started; empty: rounds, whatever started"
+echo " them, that wrote nothing; dirty: MiB dirty or under writeback when the fault started)"
 
 # the checks every setting gets
 for c in $cases; do
