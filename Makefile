@@ -174,8 +174,9 @@ integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 	@bash $(S)/integrity.sh -b $(BASE) $(if $(DEBUG),-k build/obj-$(BASE)-debug/arch/x86/boot/bzImage)
 
 ## faults       the fault suite in a VM (scripts/faults.sh): I/O errors, a full device,
-##              a stalled FUSE daemon, a stalled disk, a disk that goes away, with the knob off,
-##              at 64 KiB and 16 MiB (CASES="eio-ext4 ... vanish", FAULT_SECS=30)
+##              a stalled FUSE daemon, a stalled disk, a stopped NFS server, a disk that goes
+##              away, with the knob off, at 64 KiB and 16 MiB and the global threshold at those
+##              (CASES="eio-ext4 ... vanish", FAULT_SECS=30)
 FAULT_SECS ?= 30
 faults: kernel initramfs
 	@bash $(S)/faults.sh -b $(BASE) -s $(FAULT_SECS) $(if $(CASES),-c "$(CASES)")

@@ -23,10 +23,17 @@
 #           mount: when the daemon holds its WRITEs, the loop device stops
 #           completing writes (its worker waits on the FUSE file) for SECS
 #           seconds, then catches up: a disk that stops and recovers
+#   stall-nfs
+#           an NFSv3 mount (hard, over TCP on the loopback) of a tmpfs the
+#           kernel NFS server exports: the server stops (rpc.nfsd 0: its
+#           threads and sockets gone) for SECS seconds, then starts again;
+#           the knob is on the client mount's own bdi
 #   vanish  ext4 on the null_blk disk, powered off (del_gendisk, as when a
 #           USB disk is pulled) with the writer running; unmounted, powered
 #           on again and the file fsync'ed before read back
-# For each KNOB (bytes, 0 is off) on the device's bdi: a file of 8 MiB is
+# For each KNOB (bytes on the device's bdi, 0 is off; gBYTES: the knob off
+# and vm.dirty_background_bytes at BYTES instead, the reference: what the
+# global threshold at the same value costs): a file of 8 MiB is
 # written and fsync'ed, then a writer writes 2 MiB/s; 5 s into it the
 # fault starts, SECS s later it ends (not for vanish); 5 s later the
 # writer stops, its file is fsync'ed, then sync and umount are timed. The
@@ -115,18 +122,21 @@ mkfs_mount() {
 	mount -t "$1" "$dev" $mnt || err "cannot mount $dev ($1)"
 }
 
-# fuse_start MNT: stall-fuse on MNT, its files in /run/fault-back
-fuse_start() {
-	mkdir -p /run/fault-back "$1"
-	/run/files/stall-fuse /run/fault-back "$1" 2>/run/stall-fuse.log &
-	fuse=$!
-	i=0
-	until grep -q " $1 fuse" /proc/mounts; do
-		i=$((i + 1))
-		[ $i -le 100 ] || err "stall-fuse did not mount $1: $(cat /run/stall-fuse.log)"
-		sleep 0.1
-	done
+# nfs_up: the NFS server exporting the tmpfs on /run/nfs-exp to the
+# loopback, started once for every setting of the case
+nfs_up() {
+	mkdir -p /run/nfs-exp
+	grep -q ' /run/nfs-exp ' /proc/mounts || mount -t tmpfs -o size=256m tmpfs /run/nfs-exp ||
+		err "no tmpfs for the NFS export"
+	[ -f /run/nfs-up ] && return
+	. /run/files/nfs-lib.sh
+	nfs_server_start /run/nfs-exp >/dev/null &&
+		exportfs -o rw,sync,no_root_squash,no_subtree_check,insecure,fsid=1 127.0.0.1:/run/nfs-exp ||
+		err "the NFS server did not start"
+	: >/run/nfs-up
 }
+nfsd_threads() { rpc.nfsd --no-udp "$1" && [ "$(cat /proc/fs/nfsd/threads)" -eq "$1" ]; }
+
 # fuse_stop: the FUSE mount of stall-disk gone, the daemon with it
 fuse_stop() {
 	if ! umount $fmnt; then
@@ -159,11 +169,15 @@ setup() {
 		mkfs_mount ext4
 		target=$mnt/during before=$mnt/before ;;
 	stall-fuse)
-		fuse_start $mnt
+		stall_fuse /run/fault-back $mnt
+		target=$mnt/during before=$mnt/before ;;
+	stall-nfs)
+		nfs_up
+		nfs_mount 127.0.0.1:/run/nfs-exp $mnt 3 || err "cannot mount the NFS export"
 		target=$mnt/during before=$mnt/before ;;
 	stall-disk)
 		fs=ext4
-		fuse_start $fmnt
+		stall_fuse /run/fault-back $fmnt
 		truncate -s 512M $fmnt/disk || err "cannot make $fmnt/disk"
 		dev=$(losetup -f) && losetup "$dev" $fmnt/disk || err "no loop device"
 		mkfs_mount ext4
@@ -190,6 +204,7 @@ fault_on() {
 		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
 		mount -o remount,size=$((used + 16384))k /run/thin ;;
 	stall-fuse | stall-disk) kill -USR1 $fuse ;;
+	stall-nfs) nfsd_threads 0 ;;
 	vanish) nb_off && [ ! -b "$dev" ] ;;
 	esac
 }
@@ -198,6 +213,7 @@ fault_off() {
 	eio-*) echo "-0-$bad_end" >$nb/badblocks ;;
 	enospc) mount -o remount,size=1200m /run/thin ;;
 	stall-fuse | stall-disk) kill -USR2 $fuse ;;
+	stall-nfs) nfsd_threads 8 ;;
 	esac
 }
 # the unmount, timed
@@ -230,6 +246,10 @@ verify() {
 		[ "$(sha256sum </run/fault-back/before)" != "$sum" ] || verified=yes
 		during=$(same /run/fault-back/during)
 		rm -rf /run/fault-back ;;
+	stall-nfs)
+		[ "$(sha256sum </run/nfs-exp/before)" != "$sum" ] || verified=yes
+		during=$(same /run/nfs-exp/during)
+		rm -f /run/nfs-exp/before /run/nfs-exp/during ;;
 	*)
 		if mount -t $fs "$dev" $mnt; then
 			[ "$(sha256sum <$mnt/before)" != "$sum" ] || verified=yes
@@ -242,16 +262,25 @@ verify() {
 	case $case in
 	enospc) losetup -d "$dev"; umount /run/thin ;;
 	stall-disk) losetup -d "$dev"; fuse_stop ;;
-	stall-fuse) ;;
+	stall-fuse | stall-nfs) ;;
 	*) nb_gone ;;
 	esac
 }
 
 echo "fault: $case: $secs s of fault, knobs $*"
+# the global background threshold as it was, to put back after a gBYTES
+# setting (writing the ratio sets the bytes to 0)
+bg_ratio=$(cat /proc/sys/vm/dirty_background_ratio)
 for knob in "$@"; do
 	setup
 	slab0=$(slab_kb)
-	np_start "$knob"
+	case $knob in
+	g*)
+		np_start 0
+		echo "${knob#g}" >/proc/sys/vm/dirty_background_bytes ||
+			err "cannot set vm.dirty_background_bytes to ${knob#g}" ;;
+	*) np_start "$knob" ;;
+	esac
 	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
@@ -270,6 +299,7 @@ for knob in "$@"; do
 	sync_s=$(since "$t")
 	unmount
 	s3=$(sys_ticks) k3=$(kworker_ticks) l3=$(log_lines)
+	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 	np_stop
 	verify
 	# (gone with the device in some cases)

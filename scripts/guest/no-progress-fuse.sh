@@ -24,19 +24,11 @@ set -u
 secs=$1 rate=$2 from=$3 to=$4
 shift 4
 back=/run/np-back mnt=/mnt/npf
-err() { echo "no-progress: $*"; kill "$pid" 2>/dev/null; exit 1; }
+err() { echo "no-progress: $*"; kill "${fuse:-}" 2>/dev/null; exit 1; }
 . /run/files/np-lib.sh
 
 [ -f $tr/events/writeback/writeback_start/enable ] || { echo "no-progress: no writeback_start tracepoint"; exit 1; }
-mkdir -p $back $mnt
-/run/files/stall-fuse $back $mnt 2>/run/stall-fuse.log &
-pid=$!
-i=0
-until grep -q " $mnt fuse" /proc/mounts; do
-	i=$((i + 1))
-	[ $i -le 100 ] || err "stall-fuse did not mount $mnt: $(cat /run/stall-fuse.log)"
-	sleep 0.1
-done
+stall_fuse $back $mnt
 bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 [ -f /sys/class/bdi/$bdi/dirty_background_bytes ] || err "no dirty_background_bytes on bdi $bdi"
 echo "no-progress: FUSE on $mnt, bdi $bdi, $secs s at $rate bytes/s, writes stalled from $from to $to s"
@@ -50,10 +42,10 @@ for knob in "$@"; do
 	w=$!
 	sleep "$from"
 	p1=$(passes) e1=$(empty_passes) k1=$(kworker_ticks)
-	kill -USR1 $pid
+	kill -USR1 $fuse
 	sleep $((to - from))
 	p2=$(passes) e2=$(empty_passes) k2=$(kworker_ticks)
-	kill -USR2 $pid
+	kill -USR2 $fuse
 	wait $w || err "the writer failed: $(cat /run/np-writer.out)"
 	k3=$(kworker_ticks)
 	np_stop
@@ -63,5 +55,5 @@ for knob in "$@"; do
 done
 echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 umount $mnt || err "umount $mnt failed"
-wait $pid
+wait $fuse
 echo "no-progress: done"

@@ -49,3 +49,17 @@ np_stop() {
 	echo 0 >$tr/events/writeback/writeback_written/enable
 	! grep -q "lost events" $tr/trace || err "the trace buffer overflowed"
 }
+
+# stall_fuse BACK MNT: the stall-fuse daemon (its files in BACK) mounted on
+# MNT, its pid in $fuse (SIGUSR1 holds every WRITE, SIGUSR2 answers again)
+stall_fuse() {
+	mkdir -p "$1" "$2"
+	/run/files/stall-fuse "$1" "$2" 2>/run/stall-fuse.log &
+	fuse=$!
+	i=0
+	until grep -q " $2 fuse" /proc/mounts; do
+		i=$((i + 1))
+		[ $i -le 100 ] || err "stall-fuse did not mount $2: $(cat /run/stall-fuse.log)"
+		sleep 0.1
+	done
+}

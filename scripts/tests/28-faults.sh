@@ -11,5 +11,5 @@
 . "$TOP/scripts/tests/testlib.sh"
 
 out=$CHECKDIR/faults-short
-expect_rc 0 "faults.sh -c vanish -s 10" "$TOP/scripts/faults.sh" -b "$BASE" -c vanish -s 10 -o "$out"
+expect_rc 0 "faults.sh -c vanish -s 10" "$TOP/scripts/faults.sh" -b "$BASE" -c vanish -K "0 65536 16777216" -s 10 -o "$out"
 finish
