@@ -2,7 +2,8 @@
 # The fault suite: devices that fail, fill up, stall or go away while they
 # hold dirty pages over their threshold (scripts/guest/faults.sh), each
 # case with the knob off, at 64 KiB and at 16 MiB on the failing device,
-# side by side, in one VM; then the summary and the verdict.
+# and the global threshold at those values for reference, side by side,
+# in one VM; then the summary and the verdict.
 #
 #   faults.sh [-b BASE] [-k BZIMAGE] [-c CASES] [-K SETTINGS] [-s SECS] [-o DIR] [-r]
 #     -b BASE     kernel base (default: the first in config.mk)
@@ -28,10 +29,10 @@
 #     device (healthy row: knob minus off) + 50 clock ticks (0.5 s); where
 #     the global threshold at the same value (gBYTES) costs more than off,
 #     1.1 x its cost instead of off's: a filesystem that fails a write
-#     page by page (XFS discards the folio whose blocks it cannot map and
-#     stops, one folio a round) makes every page the writer dirties over
-#     a threshold a round of writeback that fails, whichever threshold it
-#     is, where off leaves the pages in memory until fsync() fails at the
+#     page by page (XFS on 7.3: about a page a round, 11344 rounds in the
+#     30 s at 16M, 11289 with the global threshold at 16M) makes every
+#     page the writer dirties over a threshold a round of writeback that
+#     fails, whichever threshold it is, where off leaves the pages in memory until fsync() fails at the
 #     first and the umount drops the rest; the knob must cost no more than
 #     the global threshold set to its value, which is what it replaces
 #   - rounds of writeback on the bdi that write nothing (whatever started
@@ -67,7 +68,7 @@ set -u
 base=$(default_base) kernel= secs=30 out=
 cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse stall-disk stall-nfs vanish"
 knobs="0 65536 16777216 g65536 g16777216"
-usage() { sed -n '7,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 reread=
 while getopts b:k:c:K:s:o:rh opt; do
 	case $opt in
