@@ -67,7 +67,12 @@ mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
 # metadata that starts the disk), as many as null_blk's list of bad ranges
 # (one page, at most 512 sectors a range) holds
 bad_end=$((511 * 512 - 1))
-err() { echo "fault: $case: $*"; exit 1; }
+# (a gBYTES setting's global threshold put back, for the next case)
+err() {
+	echo "fault: $case: $*"
+	[ -z "${bg_ratio:-}" ] || echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+	exit 1
+}
 . /run/files/np-lib.sh
 
 [ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
