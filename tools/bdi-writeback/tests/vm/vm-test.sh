@@ -83,14 +83,16 @@ sized() {
 }
 
 # about_16mbs BDI VALUE: VALUE is 2 s of a disk throttled to 16 MiB/s as its
-# I/O counters show it over a few seconds: 0.4 to 2.5 times 32 MiB. QEMU's
+# I/O counters show it over a few seconds: 0.25 to 2.5 times 32 MiB. QEMU's
 # throttle lets bursts through (up to 43 MiB/s over 2 s seen here) and
-# io_ticks counts metadata reads and flushes as busy time (8.7 MiB/s seen on
-# btrfs); the kernel's estimate after the same writes still read 90-100 MiB/s.
+# io_ticks counts metadata reads, journal writes and cache flushes as busy
+# time (8.7 MiB/s seen on btrfs, 6 MiB/s on ext4 in one CI run, with an
+# fsync after every 32 MiB); the kernel's estimate after the same writes
+# still read 90-100 MiB/s. A unit slip (sectors, kB, ms) lands far outside.
 about_16mbs() {
 	set -- "$1" "${2:-0}"
-	check "$1: $(($2 / MiB)) MiB from the counters of a 16 MiB/s disk (13-80 MiB)" \
-		[ "$2" -ge $((13 * MiB)) -a "$2" -le $((80 * MiB)) ]
+	check "$1: $(($2 / MiB)) MiB from the counters of a 16 MiB/s disk (8-80 MiB)" \
+		[ "$2" -ge $((8 * MiB)) -a "$2" -le $((80 * MiB)) ]
 }
 
 # wait_log FILE TEXT [TIMES] [SECONDS]: until FILE has TIMES lines with TEXT
