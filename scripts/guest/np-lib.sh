@@ -50,11 +50,12 @@ np_stop() {
 	! grep -q "lost events" $tr/trace || err "the trace buffer overflowed"
 }
 
-# stall_fuse BACK MNT: the stall-fuse daemon (its files in BACK) mounted on
-# MNT, its pid in $fuse (SIGUSR1 holds every WRITE, SIGUSR2 answers again)
+# stall_fuse BACK MNT [KBPS]: the stall-fuse daemon (its files in BACK)
+# mounted on MNT, writing at KBPS kB/s if given, its pid in $fuse (SIGUSR1
+# holds every WRITE, SIGUSR2 answers again)
 stall_fuse() {
 	mkdir -p "$1" "$2"
-	/run/files/stall-fuse "$1" "$2" 2>/run/stall-fuse.log &
+	/run/files/stall-fuse "$1" "$2" ${3:+"$3"} 2>/run/stall-fuse.log &
 	fuse=$!
 	i=0
 	until grep -q " $2 fuse" /proc/mounts; do

@@ -6,7 +6,12 @@
  * asks the kernel for the writeback cache, so that written data becomes
  * dirty page cache of the mount's bdi and reaches the daemon as writeback.
  *
- *   stall-fuse BACKING MOUNTPOINT
+ *   stall-fuse BACKING MOUNTPOINT [KBPS]
+ *
+ * KBPS (default: no limit) makes the daemon a slow device: its WRITE
+ * requests are served one at a time, each taking its size / KBPS, so that
+ * the kernel's background requests reach the channel's congestion
+ * threshold and drain again, as on a slow FUSE mount in normal running.
  *
  * SIGUSR1 stalls writes: every WRITE request then waits until SIGUSR2
  * resumes them. While the daemon holds the kernel's background requests,
@@ -35,6 +40,8 @@ static int backing = -1;	/* the backing folder, opened */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t resume = PTHREAD_COND_INITIALIZER;
 static volatile sig_atomic_t stalled;
+static unsigned long kbps;	/* write speed, 0: no limit */
+static pthread_mutex_t pace = PTHREAD_MUTEX_INITIALIZER;
 
 /* a path below the mount, as one relative to the backing folder */
 static const char *rel(const char *path)
@@ -127,7 +134,14 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 	while (stalled)
 		pthread_cond_wait(&resume, &lock);
 	pthread_mutex_unlock(&lock);
-	n = pwrite(fi->fh, buf, size, off);
+	if (kbps) {
+		pthread_mutex_lock(&pace);
+		usleep((useconds_t)(size * 1000000ULL / (kbps * 1024)));
+		n = pwrite(fi->fh, buf, size, off);
+		pthread_mutex_unlock(&pace);
+	} else {
+		n = pwrite(fi->fh, buf, size, off);
+	}
 	return n < 0 ? -errno : (int)n;
 }
 
@@ -230,8 +244,18 @@ int main(int argc, char **argv)
 	static sigset_t set;
 	pthread_t t;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: stall-fuse BACKING MOUNTPOINT\n");
+	char *end;
+
+	if (argc == 4) {
+		errno = 0;
+		kbps = strtoul(argv[3], &end, 10);
+		if (errno || end == argv[3] || *end || !kbps || kbps > 1048576) {
+			fprintf(stderr, "stall-fuse: bad KBPS '%s' (1 to 1048576)\n", argv[3]);
+			return 2;
+		}
+	}
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: stall-fuse BACKING MOUNTPOINT [KBPS]\n");
 		return 2;
 	}
 	backing = open(argv[1], O_RDONLY | O_DIRECTORY);

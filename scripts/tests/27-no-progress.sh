@@ -10,6 +10,14 @@
 #   writes 512 KiB/s for 20 s with the knob at 64 KiB on the mount's bdi;
 #   from 5 to 15 s the daemon holds every WRITE request, and
 #   fuse_writepages() skips background writeback as congested.
+# - FUSE in normal running (scripts/guest/fuse-stream.sh): the daemon
+#   writes at 8 MiB/s, so its channel is congested and drains all the
+#   time and passes end stuck now and then; a writer writes 48 MiB as fast
+#   as it can and fsyncs, knob off and at 64 KiB taking turns, 3 times
+#   each. The median throughput with the knob set must be at least
+#   NP_STREAM_MIN (0.8) x off's: the series with patch 6 holding off the
+#   global and strictlimit kicks after every stuck pass ran it at 0.50 x
+#   off on 7.3 (3.70 against 7.40 MiB/s); the daemon's speed bounds both.
 #
 # Passes: the passes the threshold starts (traced with the reason
 # background_bytes, patch 5) that write nothing (f2fs: in the whole run;
@@ -29,15 +37,16 @@
 . "$TOP/scripts/lib.sh"
 
 out=$CHECKDIR/no-progress
-slack=${NP_SLACK:-10} cpu_slack=${NP_CPU_SLACK:-30}
+slack=${NP_SLACK:-10} cpu_slack=${NP_CPU_SLACK:-30} stream_min=${NP_STREAM_MIN:-0.8}
 guest_files
 kernel=(-b "$BASE")
 [ -z "${NP_KERNEL:-}" ] || kernel=(-k "$NP_KERNEL")
 expect_rc 0 "no-progress.sh and no-progress-fuse.sh in the VM" \
-	"$VMRUN" "${kernel[@]}" -q -s '^(no-progress|stall-fuse)' -t 600 -o "$out" \
+	"$VMRUN" "${kernel[@]}" -q -s '^(no-progress|stall-fuse|fuse-stream)' -t 900 -o "$out" \
 	-d 1G:-:32M "${GUEST_FILES[@]}" \
 	"sh /run/files/no-progress.sh /dev/vdb 20 1048576 0 32768 &&
-	 sh /run/files/no-progress-fuse.sh 20 524288 5 15 0 65536"
+	 sh /run/files/no-progress-fuse.sh 20 524288 5 15 0 65536 &&
+	 sh /run/files/fuse-stream.sh 48 3 8192 0 65536"
 
 # field FS KNOB NAME: NAME=value of the result line for FS and KNOB
 field() {
@@ -103,5 +112,24 @@ if [ -n "$p_off" ] && [ -n "$p_on" ] && [ -n "$e_off" ] && [ -n "$e_on" ] && [ -
 	judge_cpu "FUSE daemon stalled 10 s" "$k_on" "$k_off"
 else
 	not_ok "no FUSE result lines in ${out#"$TOP"/}/console.log"
+fi
+
+# FUSE in normal running: the knob must not slow the writer down
+# median KNOB: the median MiB/s of the 3 stream runs with KNOB
+median() {
+	grep -h "^fuse-stream: knob=$1 " "$out/console.log" 2>/dev/null | tr ' ' '\n' | sed -n 's/^mib_s=//p' |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR == 3) print v[2] }'
+}
+m_off=$(median 0) m_on=$(median 65536)
+if [ -n "$m_off" ] && [ -n "$m_on" ]; then
+	r=$(awk -v a="$m_on" -v b="$m_off" 'BEGIN { printf "%.2f", a / b }')
+	say "FUSE stream, daemon at 8 MiB/s, 48 MiB and fsync, medians of 3: knob off $m_off MiB/s, knob 64 KiB $m_on MiB/s ($r x off)"
+	if awk -v r="$r" -v m="$stream_min" 'BEGIN { exit !(r >= m) }'; then
+		ok "FUSE stream: the knob at 64 KiB writes at $r x off's speed >= $stream_min"
+	else
+		not_ok "FUSE stream: the knob at 64 KiB writes at $r x off's speed < $stream_min: writeback is held off while the channel drains"
+	fi
+else
+	not_ok "no FUSE stream result lines (3 of each setting) in ${out#"$TOP"/}/console.log"
 fi
 finish
