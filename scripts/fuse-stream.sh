@@ -53,10 +53,7 @@ say "FUSE stream: $mib MiB and fsync, daemon at $kbps kB/s, knobs $knobs, $reps 
 	die "the VM run failed (exit $?); see ${out#"$TOP"/}/console.log"
 
 # med KNOB FIELD: the median of FIELD over KNOB's runs
-med() {
-	grep -h "^fuse-stream: knob=$1 " "$out/console.log" | tr ' ' '\n' | sed -n "s/^$2=//p" |
-		sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+med() { median_field "$out/console.log" "fuse-stream: knob=$1 " "$2"; }
 off=$(med 0 mib_s)
 [ -n "$off" ] || die "no result lines in ${out#"$TOP"/}/console.log"
 for k in $knobs; do

@@ -71,6 +71,13 @@ run_logged_rc() {
 	say "$msg: done in $(($(date +%s) - t0)) s"
 }
 
+# median_field FILE PREFIX FIELD: the median of FIELD=value over FILE's
+# lines that start with PREFIX; nothing when there is none
+median_field() {
+	grep -h "^$2" "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$3=//p" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # guest_files: fill GUEST_FILES with vm-run.sh -f options for the guest's
 # scripts (scripts/guest/*.sh) and its C helpers, built static (they need no
 # library in the guest) into build/guest/ when older than their source.

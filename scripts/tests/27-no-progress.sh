@@ -115,10 +115,10 @@ else
 fi
 
 # FUSE in normal running: the knob must not slow the writer down
-# median KNOB: the median MiB/s of the 3 stream runs with KNOB
+# median KNOB: the median MiB/s of the stream runs with KNOB, when all 3 ran
 median() {
-	grep -h "^fuse-stream: knob=$1 " "$out/console.log" 2>/dev/null | tr ' ' '\n' | sed -n 's/^mib_s=//p' |
-		sort -g | awk '{ v[NR] = $1 } END { if (NR == 3) print v[2] }'
+	[ "$(grep -c "^fuse-stream: knob=$1 " "$out/console.log" 2>/dev/null)" = 3 ] &&
+		median_field "$out/console.log" "fuse-stream: knob=$1 " mib_s
 }
 m_off=$(median 0) m_on=$(median 65536)
 if [ -n "$m_off" ] && [ -n "$m_on" ]; then
