@@ -11,7 +11,10 @@
 #   eio-ext4, eio-xfs, eio-btrfs, eio-raw
 #           a memory-backed null_blk disk of 512 MiB (8 MB/s) whose
 #           first 128 MiB fail every write (its bad blocks list) for SECS
-#           seconds, under the filesystem or written to directly
+#           seconds, under the filesystem or written to directly; under
+#           ext4 the 128 MiB from where the file fsync'ed before the fault
+#           starts instead (ext4 puts regular files in its second block
+#           group, 128 MiB in, the writer's file right after that one)
 #   enospc  ext4 on a loop device of 512 MiB whose backing file lives in a
 #           tmpfs that fills up (over-committed: 16 MiB left) for SECS s;
 #           then the tmpfs grows again
@@ -62,15 +65,17 @@ case=$1 secs=$2
 shift 2
 rate=$((2 << 20)) pre=5 post=5
 mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
-# the disk's bad sectors during an I/O fault: its first 511 x 512
-# sectors (almost 128 MiB: the writer's data, the superblock and the
-# metadata that starts the disk), as many as null_blk's list of bad ranges
-# (one page, at most 512 sectors a range) holds
-bad_end=$((511 * 512 - 1))
+# the disk's bad sectors during an I/O fault: 511 x 512 sectors (almost
+# 128 MiB), as many as null_blk's list of bad ranges (one page, at most
+# 512 sectors a range) holds, from bad_start: 0, the writer's data, the
+# superblock and the metadata that starts the disk; under ext4, set where
+# the file fsync'ed before the fault starts
+bad_start=0 bad_len=$((511 * 512))
 # (a gBYTES setting's global threshold put back, for the next case)
 err() {
 	echo "fault: $case: $*"
 	[ -z "${bg_ratio:-}" ] || echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
+	console_loud
 	exit 1
 }
 . /run/files/np-lib.sh
@@ -81,6 +86,23 @@ grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kerne
 # the kernel log, every record from now on, for counting
 cat /dev/kmsg >/run/kmsg 2>/dev/null &
 klog=$!
+# The serial console prints only critical records (panics, oopses) while a
+# setting runs: each record it prints costs the guest's CPU some
+# milliseconds, which the kernel CPU figures would count along, and a
+# setting that writes more I/O errors to the log would pay for the console
+# rather than for its writeback. The records are counted all the same and
+# copied to the console after the setting's figures are taken
+# (console_copy), where the host looks for kernel reports.
+printk0=$(cut -f1 /proc/sys/kernel/printk)
+console_quiet() { echo 3 >/proc/sys/kernel/printk; }
+console_loud() { [ -z "${printk0:-}" ] || echo "$printk0" >/proc/sys/kernel/printk; }
+# console_copy N: the records after the first N, as the console prints them
+console_copy() {
+	awk -v n="$1" '/^[0-9]/ && ++r > n {
+		split($0, h, ";"); split(h[1], f, ",")
+		printf "[%5d.%06d] %s\n", f[3] / 1000000, f[3] % 1000000, substr($0, length(h[1]) + 2)
+	}' /run/kmsg
+}
 dd if=/dev/urandom of=/run/fault-src bs=1M count=8 2>/dev/null
 sum=$(sha256sum </run/fault-src)
 size=$((rate * (pre + secs + post)))
@@ -193,6 +215,13 @@ setup() {
 		bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 		cp /run/fault-src "$before" && /run/files/fsync-files "$before" >/dev/null ||
 			err "cannot write and fsync $before"
+		if [ "$case" = eio-ext4 ]; then
+			# its first block, in sectors
+			bad_start=$(filefrag -v "$before" | awk '
+				/ blocks of [0-9]+ bytes/ { b = $(NF - 1) }
+				$1 == "0:" && b { sub(/\.\.$/, "", $4); print $4 * b / 512; exit }')
+			[ -n "$bad_start" ] || err "no extent for $before (filefrag)"
+		fi
 	else
 		bdi=$(cat /sys/class/block/${dev#/dev/}/dev)
 		# the raw disk: the file fsync'ed before is its last 8 MiB
@@ -204,7 +233,7 @@ setup() {
 fault_on() {
 	case $case in
 	healthy) ;;
-	eio-*) echo "+0-$bad_end" >$nb/badblocks ;;
+	eio-*) echo "+$bad_start-$((bad_start + bad_len - 1))" >$nb/badblocks ;;
 	enospc)
 		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
 		mount -o remount,size=$((used + 16384))k /run/thin ;;
@@ -215,7 +244,7 @@ fault_on() {
 }
 fault_off() {
 	case $case in
-	eio-*) echo "-0-$bad_end" >$nb/badblocks ;;
+	eio-*) echo "-$bad_start-$((bad_start + bad_len - 1))" >$nb/badblocks ;;
 	enospc) mount -o remount,size=1200m /run/thin ;;
 	stall-fuse | stall-disk) kill -USR2 $fuse ;;
 	stall-nfs) nfsd_threads 8 ;;
@@ -286,6 +315,7 @@ for knob in "$@"; do
 			err "cannot set vm.dirty_background_bytes to ${knob#g}" ;;
 	*) np_start "$knob" ;;
 	esac
+	console_quiet
 	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
@@ -304,6 +334,8 @@ for knob in "$@"; do
 	sync_s=$(since "$t")
 	unmount
 	s3=$(sys_ticks) k3=$(kworker_ticks) l3=$(log_lines)
+	console_loud
+	console_copy "$l0"
 	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 	np_stop
 	verify
