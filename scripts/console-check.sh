@@ -11,13 +11,9 @@ set -u
 [ $# -eq 1 ] || { echo "usage: console-check.sh LOG" >&2; exit 2; }
 [ -r "$1" ] || { echo "console-check: cannot read $1" >&2; exit 2; }
 
-patterns='Oops|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Kernel panic|'
-patterns+='possible (recursive|circular) locking|inconsistent lock state|lockdep|'
-patterns+='INFO: task .* blocked for more than|hung_task|detected stall|'
-patterns+='soft lockup|hard LOCKUP|kernel BUG at|Unable to handle kernel|'
-patterns+='refcount_t:|list_add corruption|list_del corruption'
+. "$(dirname "$0")/guest/report-patterns.sh"
 
-found=$(tr -d '\r' <"$1" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' | grep -E "$patterns")
+found=$(tr -d '\r' <"$1" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' | grep -E "$report_patterns")
 if [ -n "$found" ]; then
 	printf '%s\n' "$found" | head -n 20
 	exit 1

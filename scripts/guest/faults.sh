@@ -12,9 +12,11 @@
 #           a memory-backed null_blk disk of 512 MiB (8 MB/s) whose
 #           first 128 MiB fail every write (its bad blocks list) for SECS
 #           seconds, under the filesystem or written to directly; under
-#           ext4 the 128 MiB from where the file fsync'ed before the fault
-#           starts instead (ext4 puts regular files in its second block
-#           group, 128 MiB in, the writer's file right after that one)
+#           ext4 (which puts regular files in its second block group,
+#           128 MiB in, the writer's file right after the file fsync'ed
+#           before the fault) from where that file starts to the end of
+#           its block group, where the journal starts (124 MiB): ext4's
+#           data fails, its metadata does not
 #   enospc  ext4 on a loop device of 512 MiB whose backing file lives in a
 #           tmpfs that fills up (over-committed: 16 MiB left) for SECS s;
 #           then the tmpfs grows again
@@ -68,16 +70,64 @@ mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
 # the disk's bad sectors during an I/O fault: 511 x 512 sectors (almost
 # 128 MiB), as many as null_blk's list of bad ranges (one page, at most
 # 512 sectors a range) holds, from bad_start: 0, the writer's data, the
-# superblock and the metadata that starts the disk; under ext4, set where
-# the file fsync'ed before the fault starts
+# superblock and the metadata that starts the disk; under ext4, set in
+# setup (bad_len then shorter)
 bad_start=0 bad_len=$((511 * 512))
-# (a gBYTES setting's global threshold put back, for the next case)
+# The serial console prints only the records of levels 0 to 2 (emergency,
+# alert, critical: panics, oopses, a filesystem's critical errors) while a
+# setting is measured: each record it prints costs the guest's CPU some
+# milliseconds of busy-waiting on the emulated UART (as on a real serial
+# console), which the kernel CPU figures would count, so that a setting
+# that logs more I/O errors would pay for the console rather than for its
+# writeback; the records themselves are counted and bounded. Kernel
+# reports (report-patterns.sh) still reach the console as they come: a
+# reader of /dev/kmsg forwards them. After the setting's figures are
+# taken, the records the console held back are copied to it
+# (console_copy), out of time order.
+. /run/files/report-patterns.sh
+printk0=$(cut -f1 /proc/sys/kernel/printk)
+quiet_level=3
+[ "$printk0" -ge $quiet_level ] || quiet_level=$printk0
+quiet=
+console_quiet() { echo "$quiet_level" >/proc/sys/kernel/printk; quiet=1; }
+console_loud() { echo "$printk0" >/proc/sys/kernel/printk; quiet=; }
+# kmsg_print N LO HI RE: the kernel log records (/dev/kmsg's form) after
+# the first N, of levels from LO to below HI, whose message matches RE,
+# as the console prints them, each as it comes
+kmsg_print() {
+	awk -v n="$1" -v lo="$2" -v hi="$3" -v re="$4" '/^[0-9]/ && ++r > n {
+		split($0, h, ";"); split(h[1], f, ",")
+		m = substr($0, length(h[1]) + 2)
+		if (f[1] % 8 >= lo && f[1] % 8 < hi && m ~ re) {
+			printf "[%5d.%06d] %s\n", f[3] / 1000000, f[3] % 1000000, m
+			fflush()
+		}
+	}'
+}
+# console_copy N: the records after the first N that the console held
+# back (of levels from quiet_level up to below printk0); first a record of
+# its own, to know /run/kmsg holds every record logged before
+console_copy() {
+	echo "faults: copy after $1" >/dev/kmsg
+	i=0
+	until grep -q ";faults: copy after $1\$" /run/kmsg; do
+		i=$((i + 1)); [ $i -le 20 ] || break; sleep 0.1
+	done
+	kmsg_print "$1" "$quiet_level" "$printk0" "" </run/kmsg
+}
+# (a gBYTES setting's global threshold put back, for the next case; the
+# records of a setting cut short copied to the console)
 err() {
 	echo "fault: $case: $*"
 	[ -z "${bg_ratio:-}" ] || echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
-	console_loud
+	if [ -n "$quiet" ]; then
+		console_loud
+		console_copy "$l0"
+	fi
+	kill $klog $kfwd 2>/dev/null
 	exit 1
 }
+klog='' kfwd=''
 . /run/files/np-lib.sh
 
 [ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
@@ -86,23 +136,10 @@ grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kerne
 # the kernel log, every record from now on, for counting
 cat /dev/kmsg >/run/kmsg 2>/dev/null &
 klog=$!
-# The serial console prints only critical records (panics, oopses) while a
-# setting runs: each record it prints costs the guest's CPU some
-# milliseconds, which the kernel CPU figures would count along, and a
-# setting that writes more I/O errors to the log would pay for the console
-# rather than for its writeback. The records are counted all the same and
-# copied to the console after the setting's figures are taken
-# (console_copy), where the host looks for kernel reports.
-printk0=$(cut -f1 /proc/sys/kernel/printk)
-console_quiet() { echo 3 >/proc/sys/kernel/printk; }
-console_loud() { [ -z "${printk0:-}" ] || echo "$printk0" >/proc/sys/kernel/printk; }
-# console_copy N: the records after the first N, as the console prints them
-console_copy() {
-	awk -v n="$1" '/^[0-9]/ && ++r > n {
-		split($0, h, ";"); split(h[1], f, ",")
-		printf "[%5d.%06d] %s\n", f[3] / 1000000, f[3] % 1000000, substr($0, length(h[1]) + 2)
-	}' /run/kmsg
-}
+# the kernel reports among the kernel log's records (from the oldest it
+# holds), to the console as they come
+kmsg_print 0 0 8 "$report_patterns" </dev/kmsg &
+kfwd=$!
 dd if=/dev/urandom of=/run/fault-src bs=1M count=8 2>/dev/null
 sum=$(sha256sum </run/fault-src)
 size=$((rate * (pre + secs + post)))
@@ -216,11 +253,18 @@ setup() {
 		cp /run/fault-src "$before" && /run/files/fsync-files "$before" >/dev/null ||
 			err "cannot write and fsync $before"
 		if [ "$case" = eio-ext4 ]; then
-			# its first block, in sectors
-			bad_start=$(filefrag -v "$before" | awk '
+			# from its first block to the end of that block group
+			# (8 x the block size blocks, at most; the next one
+			# starts with the journal), in sectors
+			r=$(filefrag -v "$before" | awk '
 				/ blocks of [0-9]+ bytes/ { b = $(NF - 1) }
-				$1 == "0:" && b { sub(/\.\.$/, "", $4); print $4 * b / 512; exit }')
-			[ -n "$bad_start" ] || err "no extent for $before (filefrag)"
+				$1 == "0:" && b {
+					sub(/\.\.$/, "", $4); g = 8 * b
+					print $4 * b / 512, (int($4 / g) + 1) * g * b / 512; exit
+				}')
+			[ -n "$r" ] || err "no extent for $before (filefrag)"
+			bad_start=${r% *}
+			[ $((${r#* } - bad_start)) -ge $bad_len ] || bad_len=$((${r#* } - bad_start))
 		fi
 	else
 		bdi=$(cat /sys/class/block/${dev#/dev/}/dev)
@@ -315,8 +359,8 @@ for knob in "$@"; do
 			err "cannot set vm.dirty_background_bytes to ${knob#g}" ;;
 	*) np_start "$knob" ;;
 	esac
-	console_quiet
 	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
+	console_quiet
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
 	sleep $pre
@@ -349,5 +393,5 @@ for knob in "$@"; do
 		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
 		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
 done
-kill $klog 2>/dev/null
+kill $klog $kfwd 2>/dev/null
 echo "fault: $case: done"
