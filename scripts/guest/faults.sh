@@ -91,19 +91,19 @@ quiet_level=3
 quiet=
 console_quiet() { echo "$quiet_level" >/proc/sys/kernel/printk; quiet=1; }
 console_loud() { echo "$printk0" >/proc/sys/kernel/printk; quiet=; }
-# kmsg_print N LO HI RE: the kernel log records (/dev/kmsg's form) after
-# the first N, of levels from LO to below HI, whose message matches RE,
-# as the console prints them, each as it comes
-kmsg_print() {
-	awk -v n="$1" -v lo="$2" -v hi="$3" -v re="$4" '/^[0-9]/ && ++r > n {
-		split($0, h, ";"); split(h[1], f, ",")
-		m = substr($0, length(h[1]) + 2)
-		if (f[1] % 8 >= lo && f[1] % 8 < hi && m ~ re) {
-			printf "[%5d.%06d] %s\n", f[3] / 1000000, f[3] % 1000000, m
-			fflush()
-		}
-	}'
-}
+# kmsg_print (awk -v n=N -v lo=LO -v hi=HI -v re=RE): the kernel log
+# records (/dev/kmsg's form) after the first N, of levels from LO to below
+# HI, whose message matches RE, as the console prints them, each as it
+# comes (a program, not a function: the reader in the background is awk
+# itself, for kill)
+kmsg_print='/^[0-9]/ && ++r > n {
+	split($0, h, ";"); split(h[1], f, ",")
+	m = substr($0, length(h[1]) + 2)
+	if (f[1] % 8 >= lo && f[1] % 8 < hi && m ~ re) {
+		printf "[%5d.%06d] %s\n", f[3] / 1000000, f[3] % 1000000, m
+		fflush()
+	}
+}'
 # console_copy N: the records after the first N that the console held
 # back (of levels from quiet_level up to below printk0); first a record of
 # its own, to know /run/kmsg holds every record logged before
@@ -113,7 +113,7 @@ console_copy() {
 	until grep -q ";faults: copy after $1\$" /run/kmsg; do
 		i=$((i + 1)); [ $i -le 20 ] || break; sleep 0.1
 	done
-	kmsg_print "$1" "$quiet_level" "$printk0" "" </run/kmsg
+	awk -v n="$1" -v lo="$quiet_level" -v hi="$printk0" -v re= "$kmsg_print" </run/kmsg
 }
 # (a gBYTES setting's global threshold put back, for the next case; the
 # records of a setting cut short copied to the console)
@@ -138,7 +138,7 @@ cat /dev/kmsg >/run/kmsg 2>/dev/null &
 klog=$!
 # the kernel reports among the kernel log's records (from the oldest it
 # holds), to the console as they come
-kmsg_print 0 0 8 "$report_patterns" </dev/kmsg &
+awk -v n=0 -v lo=0 -v hi=8 -v re="$report_patterns" "$kmsg_print" </dev/kmsg &
 kfwd=$!
 dd if=/dev/urandom of=/run/fault-src bs=1M count=8 2>/dev/null
 sum=$(sha256sum </run/fault-src)
