@@ -106,9 +106,10 @@ kmsg_print='/^[0-9]/ && ++r > n {
 }'
 # console_copy N: the records after the first N that the console held
 # back (of levels from quiet_level up to below printk0); first a record of
-# its own, to know /run/kmsg holds every record logged before
+# its own (debug: neither printed nor copied), to know /run/kmsg holds
+# every record logged before
 console_copy() {
-	echo "faults: copy after $1" >/dev/kmsg
+	echo "<7>faults: copy after $1" >/dev/kmsg
 	i=0
 	until grep -q ";faults: copy after $1\$" /run/kmsg; do
 		i=$((i + 1)); [ $i -le 20 ] || break; sleep 0.1
