@@ -46,14 +46,16 @@
 # the writer's file then is whole, short or differs. One line per KNOB:
 #
 #   fault: case=C knob=K secs=S sys_ticks=T kworker_ticks=W passes=P
-#     empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
+#     wakes=N empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
 #     fault_passes=.. fault_empty=.. fault_dirty_kb=.. fault_log_lines=..
 #     writer=RC fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
 #     verified=yes|no during=whole|short|differs
 #
 # (ticks: clock ticks of kernel time (system, irq, softirq) on all CPUs and
 # of the kworker threads; passes: rounds of writeback the thresholds
-# started on the bdi (reason background or background_bytes); empty:
+# started on the bdi (reason background or background_bytes); wakes: the
+# flusher's wake-ups for background writeback of the bdi, whichever
+# threshold kicked it (writeback_wake_background); empty:
 # rounds on the bdi, whatever started them, that wrote no page;
 # fault_dirty_kb: dirty and under writeback when the fault starts (the
 # writer has written 10 MiB by then: over 64 KiB, under 16 MiB, which it
@@ -155,6 +157,8 @@ sys_ticks() { awk '/^cpu / { print $4 + $7 + $8; exit }' /proc/stat; }
 log_lines() { grep -c '^[0-9]' /run/kmsg; }
 # dirty or under writeback, kB (the writer is all that writes)
 dirty_kb() { awk '/^(Dirty|Writeback):/ { t += $2 } END { print t + 0 }' /proc/meminfo; }
+# kicks of the bdi's flusher for background writeback (any threshold)
+wakes() { grep -c "writeback_wake_background: bdi $bdi:" $tr/trace; }
 slab_kb() { sync; echo 3 >/proc/sys/vm/drop_caches; awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
 # the null_blk disk: 512 MiB in memory, 8 MB/s, its data kept while it is
@@ -360,6 +364,7 @@ for knob in "$@"; do
 			err "cannot set vm.dirty_background_bytes to ${knob#g}" ;;
 	*) np_start "$knob" ;;
 	esac
+	echo 1 >$tr/events/writeback/writeback_wake_background/enable
 	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
 	console_quiet
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
@@ -383,13 +388,14 @@ for knob in "$@"; do
 	console_copy "$l0"
 	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 	np_stop
+	echo 0 >$tr/events/writeback/writeback_wake_background/enable
 	verify
 	# (gone with the device in some cases)
 	[ ! -f /sys/class/bdi/$bdi/dirty_background_bytes ] ||
 		echo 0 >/sys/class/bdi/$bdi/dirty_background_bytes
 	slab1=$(slab_kb)
 	echo "fault: case=$case knob=$knob secs=$secs sys_ticks=$((s3 - s0)) kworker_ticks=$((k3 - k0))" \
-		"passes=$(passes) empty=$(empty_rounds) log_lines=$((l3 - l0))" \
+		"passes=$(passes) wakes=$(wakes) empty=$(empty_rounds) log_lines=$((l3 - l0))" \
 		"fault_sys_ticks=$((s2 - s1)) fault_kworker_ticks=$((k2 - k1)) fault_passes=$((p2 - p1))" \
 		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
 		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
