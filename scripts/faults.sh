@@ -65,7 +65,10 @@
 #   - sync and umount after the fault take <= off's + 10 s (no hang; a
 #     hang that never ends is the VM's timeout and fails the run)
 #   - slab after the case, caches dropped, grows <= off's growth + 2 MiB
-# and, for every setting, the knob off included: the file fsync'ed before
+# and, for every setting, the knob off included: a fault that fails
+# writes (eio-*, enospc, vanish) reaches the writer, as an error of
+# write() or fsync() or a file that does not read back whole (else the
+# fault did not take effect); the file fsync'ed before
 # the fault reads back whole after a remount, and the writer's file,
 # read back after the fault, is whole unless the writer or its fsync()
 # got an error (nothing is lost silently); the console holds no kernel
@@ -216,6 +219,15 @@ for c in $cases; do
 			[ "$(val "$c" "$kn" fsync)" = ok ]; then
 			bad "$c, knob $(name "$kn"): the writer's file is $(val "$c" "$kn" during), yet write() and fsync() reported no error"
 		fi
+		# a fault that fails writes must reach the writer: else it did
+		# not happen, and the case measured a healthy device
+		case $c in
+		eio-* | enospc | vanish)
+			if [ "$(val "$c" "$kn" during)" = whole ] && [ "$(val "$c" "$kn" writer)" = 0 ] &&
+				[ "$(val "$c" "$kn" fsync)" = ok ]; then
+				bad "$c, knob $(name "$kn"): no error reached the writer and its file is whole: the fault did not take effect"
+			fi ;;
+		esac
 	done
 done
 # the knob against off, case by case
