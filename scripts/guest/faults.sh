@@ -127,13 +127,18 @@ err() {
 		console_loud
 		console_copy "$l0"
 	fi
+	echo 0 >$tr/events/writeback/writeback_wake_background/enable 2>/dev/null
 	kill $klog $kfwd 2>/dev/null
 	exit 1
 }
 klog='' kfwd=''
 . /run/files/np-lib.sh
 
-[ -f $tr/events/writeback/writeback_start/enable ] || err "no writeback_start tracepoint"
+for e in writeback_start writeback_written writeback_wake_background; do
+	[ -f $tr/events/writeback/$e/enable ] || err "no $e tracepoint"
+done
+# the kicks: recorded while np_start's tracing is on, for every setting
+echo 1 >$tr/events/writeback/writeback_wake_background/enable
 mkdir -p $mnt /run/thin
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
 # the kernel log, every record from now on, for counting
@@ -375,7 +380,6 @@ for knob in "$@"; do
 			err "cannot set vm.dirty_background_bytes to ${knob#g}" ;;
 	*) np_start "$knob" ;;
 	esac
-	echo 1 >$tr/events/writeback/writeback_wake_background/enable
 	s0=$(sys_ticks) k0=$(kworker_ticks) l0=$(log_lines)
 	console_quiet
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
@@ -399,7 +403,6 @@ for knob in "$@"; do
 	console_copy "$l0"
 	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 	np_stop
-	echo 0 >$tr/events/writeback/writeback_wake_background/enable
 	verify
 	# (gone with the device in some cases)
 	[ ! -f /sys/class/bdi/$bdi/dirty_background_bytes ] ||
@@ -411,5 +414,6 @@ for knob in "$@"; do
 		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
 		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
 done
+echo 0 >$tr/events/writeback/writeback_wake_background/enable
 kill $klog $kfwd 2>/dev/null
 echo "fault: $case: done"
