@@ -49,17 +49,19 @@
 #     wakes=N empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
 #     fault_passes=.. fault_empty=.. fault_dirty_kb=.. fault_log_lines=..
 #     writer=RC fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
-#     verified=yes|no during=whole|short|differs
+#     verified=yes|no during=whole|short|differs trace_kb=K
 #
 # (ticks: clock ticks of kernel time (system, irq, softirq) on all CPUs and
 # of the kworker threads; passes: rounds of writeback the thresholds
 # started on the bdi (reason background or background_bytes); wakes: the
-# flusher's wake-ups for background writeback of the bdi, whichever
-# threshold kicked it (writeback_wake_background); empty:
+# calls asking the bdi's flusher for background writeback, whichever
+# threshold made them (writeback_wake_background); empty:
 # rounds on the bdi, whatever started them, that wrote no page;
 # fault_dirty_kb: dirty and under writeback when the fault starts (the
 # writer has written 10 MiB by then: over 64 KiB, under 16 MiB, which it
-# passes 3 s into the fault); log_lines: kernel log records; the fault_ figures are those
+# passes 3 s into the fault); log_lines: kernel log records; trace_kb:
+# the most a CPU's trace buffer held, of its 4096 kB (an overflow ends the
+# case with an error); the fault_ figures are those
 # of the SECS s of the fault, the others of the whole case from the knob
 # set to the umount.) A fault that does not start or end (the command
 # fails, the disk is still there) ends the case with an error. Exit 0
@@ -127,7 +129,7 @@ err() {
 		console_loud
 		console_copy "$l0"
 	fi
-	echo 0 >$tr/events/writeback/writeback_wake_background/enable 2>/dev/null
+	np_off
 	kill $klog $kfwd 2>/dev/null
 	exit 1
 }
@@ -412,8 +414,9 @@ for knob in "$@"; do
 		"passes=$(passes) wakes=$(wakes) empty=$(empty_rounds) log_lines=$((l3 - l0))" \
 		"fault_sys_ticks=$((s2 - s1)) fault_kworker_ticks=$((k2 - k1)) fault_passes=$((p2 - p1))" \
 		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
-		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during"
+		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during" \
+		"trace_kb=$np_trace_kb"
 done
-echo 0 >$tr/events/writeback/writeback_wake_background/enable
+np_off
 kill $klog $kfwd 2>/dev/null
 echo "fault: $case: done"

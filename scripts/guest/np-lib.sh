@@ -51,13 +51,22 @@ np_start() {
 }
 # np_stop: recording stopped; fails when the trace buffer overflowed
 np_stop() {
-	echo 0 >$tr/tracing_on
-	echo 0 >$tr/events/writeback/writeback_start/enable
-	echo 0 >$tr/events/writeback/writeback_written/enable
+	np_off
 	# events the ring buffer overwrote or dropped since the trace was
 	# cleared (np_start), on every CPU
-	lost=$(cat $tr/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	set -- $tr/per_cpu/cpu*/stats
+	[ -f "$1" ] || err "no $tr/per_cpu/cpu*/stats to tell whether the trace buffer overflowed"
+	lost=$(cat "$@" | awk '/^(overrun|commit overrun|dropped events):/ { n += $NF } END { print n + 0 }')
 	[ "$lost" -eq 0 ] || err "the trace buffer overflowed: $lost events lost"
+	# the most kB a CPU's buffer held, against its NP_TRACE_KB (headroom)
+	np_trace_kb=$(cat "$@" | awk '/^bytes:/ && $2 > m { m = $2 } END { print int(m / 1024) }')
+}
+# np_off: recording stopped, the tracepoints off (also on an error exit)
+np_off() {
+	echo 0 >$tr/tracing_on
+	for e in writeback_start writeback_written writeback_wake_background; do
+		[ ! -f $tr/events/writeback/$e/enable ] || echo 0 >$tr/events/writeback/$e/enable
+	done
 }
 
 # stall_fuse BACK MNT [KBPS]: the stall-fuse daemon (its files in BACK)
