@@ -139,8 +139,6 @@ klog='' kfwd=''
 for e in writeback_start writeback_written writeback_wake_background; do
 	[ -f $tr/events/writeback/$e/enable ] || err "no $e tracepoint"
 done
-# the kicks: recorded while np_start's tracing is on, for every setting
-echo 1 >$tr/events/writeback/writeback_wake_background/enable
 mkdir -p $mnt /run/thin
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
 # the kernel log, every record from now on, for counting

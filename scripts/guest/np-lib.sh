@@ -47,6 +47,10 @@ np_start() {
 	echo >$tr/trace
 	echo 1 >$tr/events/writeback/writeback_start/enable
 	echo 1 >$tr/events/writeback/writeback_written/enable
+	# the kicks of the flusher for background writeback, where the
+	# kernel has the tracepoint
+	[ ! -f $tr/events/writeback/writeback_wake_background/enable ] ||
+		echo 1 >$tr/events/writeback/writeback_wake_background/enable
 	echo 1 >$tr/tracing_on
 }
 # np_stop: recording stopped; fails when the trace buffer overflowed
