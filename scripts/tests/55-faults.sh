@@ -3,9 +3,10 @@
 # The whole fault suite (scripts/faults.sh), 30 s of fault per case: I/O
 # errors under ext4, XFS, btrfs and the raw disk, a full over-committed
 # device, a stalled FUSE daemon, a stalled disk (loop on that FUSE mount),
-# a disk that goes away; the knob off, at 64 KiB and at 16 MiB. The
-# summary table is in the output; the checks and their bounds are
-# faults.sh's.
+# a stopped NFS server under a hard mount, a disk that goes away; the knob
+# off, at 64 KiB and at 16 MiB, and the global threshold at 64 KiB and
+# 16 MiB as the reference. The summary table is in the output; the checks
+# and their bounds are faults.sh's.
 . "$TOP/scripts/tests/testlib.sh"
 
 out=$CHECKDIR/faults
