@@ -39,7 +39,7 @@
 # For each KNOB (bytes on the device's bdi, 0 is off; gBYTES: the knob off
 # and vm.dirty_background_bytes at BYTES instead, the reference: what the
 # global threshold at the same value costs): a file of 8 MiB is
-# written and fsync'ed, then a writer writes 2 MiB/s; 5 s into it the
+# written and fsync'ed, then a writer writes 2 MiB/s; 12 s into it the
 # fault starts, SECS s later it ends (not for vanish); 5 s later the
 # writer stops, its file is fsync'ed, then sync and umount are timed. The
 # file fsync'ed before the fault must read back whole after a remount;
@@ -47,9 +47,11 @@
 #
 #   fault: case=C knob=K secs=S sys_ticks=T kworker_ticks=W passes=P
 #     wakes=N empty=E log_lines=L fault_sys_ticks=.. fault_kworker_ticks=..
-#     fault_passes=.. fault_empty=.. fault_dirty_kb=.. fault_log_lines=..
+#     fault_passes=.. fault_wakes=.. fault_empty=.. fault_dirty_kb=..
+#     fault_log_lines=..
 #     writer=RC fsync=WORD sync_s=.. umount_s=.. slab_kb=BEFORE:AFTER
-#     verified=yes|no during=whole|short|differs trace_kb=K
+#     verified=yes|no during=whole|short|differs trace_kb=K fault_s=..
+#     umount=ok|failed held=N
 #
 # (ticks: clock ticks of kernel time (system, irq, softirq) on all CPUs and
 # of the kworker threads; passes: rounds of writeback the thresholds
@@ -58,10 +60,15 @@
 # threshold made them (writeback_wake_background); empty:
 # rounds on the bdi, whatever started them, that wrote no page;
 # fault_dirty_kb: dirty and under writeback when the fault starts (the
-# writer has written 10 MiB by then: over 64 KiB, under 16 MiB, which it
-# passes 3 s into the fault); log_lines: kernel log records; trace_kb:
+# writer has written 24 MiB by then: over 64 KiB and 16 MiB, so that
+# either threshold has its device's writeback at work when the fault
+# comes); log_lines: kernel log records; trace_kb:
 # the most a CPU's trace buffer held, of its 4096 kB (an overflow ends the
-# case with an error); the fault_ figures are those
+# case with an error); fault_s: how long starting the fault took (the
+# disk's removal for vanish); umount: whether the umount after the fault
+# succeeded; held: the WRITE requests the stall-fuse daemon held during
+# its stall (stall-fuse, stall-disk: 0 is a stall that did not happen),
+# 0 in the other cases; the fault_ figures are those
 # of the SECS s of the fault, the others of the whole case from the knob
 # set to the umount.) A fault that does not start or end (the command
 # fails, the disk is still there) ends the case with an error. Exit 0
@@ -69,7 +76,7 @@
 set -u
 case=$1 secs=$2
 shift 2
-rate=$((2 << 20)) pre=5 post=5
+rate=$((2 << 20)) pre=12 post=5
 mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
 # the disk's bad sectors during an I/O fault: 511 x 512 sectors (almost
 # 128 MiB), as many as null_blk's list of bad ranges (one page, at most
@@ -135,6 +142,8 @@ err() {
 }
 klog='' kfwd=''
 . /run/files/np-lib.sh
+# after its disk is gone, the tracepoints name the bdi "(unknown)"
+[ "$case" != vanish ] || np_gone=1
 
 for e in writeback_start writeback_written writeback_wake_background; do
 	[ -f $tr/events/writeback/$e/enable ] || err "no $e tracepoint"
@@ -163,7 +172,7 @@ log_lines() { grep -c '^[0-9]' /run/kmsg; }
 # dirty or under writeback, kB (the writer is all that writes)
 dirty_kb() { awk '/^(Dirty|Writeback):/ { t += $2 } END { print t + 0 }' /proc/meminfo; }
 # kicks of the bdi's flusher for background writeback (any threshold)
-wakes() { grep -c "writeback_wake_background: bdi $bdi:" $tr/trace; }
+wakes() { grep -cE "writeback_wake_background: $(np_re)" $tr/trace; }
 slab_kb() { sync; echo 3 >/proc/sys/vm/drop_caches; awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
 # the null_blk disk: 512 MiB in memory, 8 MB/s, its data kept while it is
@@ -220,6 +229,17 @@ fuse_stop() {
 	fi
 	wait $fuse
 	rm -rf /run/fault-back
+}
+
+# fuse_signal SIG WORD: the stall-fuse daemon sent SIG, and its log says
+# WORD once more than before, within 5 s
+fuse_signal() {
+	n=$(grep -c "stall-fuse: $2" /run/stall-fuse.log)
+	kill -"$1" $fuse || return 1
+	i=0
+	until [ "$(grep -c "stall-fuse: $2" /run/stall-fuse.log)" -gt "$n" ]; do
+		i=$((i + 1)); [ $i -le 50 ] || return 1; sleep 0.1
+	done
 }
 
 # set-up, fault on, fault off and the read back, per case; $target is
@@ -302,7 +322,7 @@ fault_on() {
 	enospc)
 		used=$(df -k /run/thin | awk 'NR == 2 { print $3 }')
 		mount -o remount,size=$((used + 16384))k /run/thin ;;
-	stall-fuse | stall-disk) kill -USR1 $fuse ;;
+	stall-fuse | stall-disk) fuse_signal USR1 stalled ;;
 	stall-nfs) nfsd_threads 0 ;;
 	vanish) nb_off && [ ! -b "$dev" ] ;;
 	esac
@@ -311,14 +331,19 @@ fault_off() {
 	case $case in
 	eio-*) bad_range - ;;
 	enospc) mount -o remount,size=1200m /run/thin ;;
-	stall-fuse | stall-disk) kill -USR2 $fuse ;;
+	stall-fuse | stall-disk)
+		fuse_signal USR2 resumed &&
+			held=$(grep resumed /run/stall-fuse.log | tail -n 1 | awk '{ print $3 }') ;;
 	stall-nfs) nfsd_threads 8 ;;
 	esac
 }
 # the unmount, timed
 unmount() {
-	t=$(up)
-	[ "$case" = eio-raw ] || umount $mnt || echo "fault: $case: umount $mnt failed"
+	t=$(up) umount=ok
+	if [ "$case" != eio-raw ] && ! umount $mnt; then
+		echo "fault: $case: umount $mnt failed"
+		umount=failed
+	fi
 	umount_s=$(since "$t")
 }
 # what the device keeps, after a fresh mount (the raw disk read past the
@@ -385,11 +410,13 @@ for knob in "$@"; do
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
 	sleep $pre
-	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_rounds)
-	d1=$(dirty_kb)
+	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_rounds) w1=$(wakes)
+	d1=$(dirty_kb) held=0
+	t=$(up)
 	fault_on || err "the fault did not start (knob $knob)"
+	fault_s=$(since "$t")
 	sleep "$secs"
-	s2=$(sys_ticks) k2=$(kworker_ticks) l2=$(log_lines) p2=$(passes) e2=$(empty_rounds)
+	s2=$(sys_ticks) k2=$(kworker_ticks) l2=$(log_lines) p2=$(passes) e2=$(empty_rounds) w2=$(wakes)
 	fault_off || err "the fault did not end (knob $knob)"
 	wait $w
 	writer=$?
@@ -403,6 +430,9 @@ for knob in "$@"; do
 	console_copy "$l0"
 	echo "$bg_ratio" >/proc/sys/vm/dirty_background_ratio
 	np_stop
+	# the kernel log's readers still read (a reader that stopped would
+	# freeze log_lines and stop forwarding reports)
+	kill -0 $klog 2>/dev/null && kill -0 $kfwd 2>/dev/null || err "a reader of /dev/kmsg stopped"
 	verify
 	# (gone with the device in some cases)
 	[ ! -f /sys/class/bdi/$bdi/dirty_background_bytes ] ||
@@ -411,9 +441,10 @@ for knob in "$@"; do
 	echo "fault: case=$case knob=$knob secs=$secs sys_ticks=$((s3 - s0)) kworker_ticks=$((k3 - k0))" \
 		"passes=$(passes) wakes=$(wakes) empty=$(empty_rounds) log_lines=$((l3 - l0))" \
 		"fault_sys_ticks=$((s2 - s1)) fault_kworker_ticks=$((k2 - k1)) fault_passes=$((p2 - p1))" \
+		"fault_wakes=$((w2 - w1))" \
 		"fault_empty=$((e2 - e1)) fault_dirty_kb=$d1 fault_log_lines=$((l2 - l1)) writer=$writer fsync=$fsync" \
 		"sync_s=$sync_s umount_s=$umount_s slab_kb=$slab0:$slab1 verified=$verified during=$during" \
-		"trace_kb=$np_trace_kb"
+		"trace_kb=$np_trace_kb fault_s=$fault_s umount=$umount held=$held"
 done
 np_off
 kill $klog $kfwd 2>/dev/null

@@ -19,7 +19,8 @@
  * writeback: the context stays over a small threshold whatever background
  * writeback does. The daemon runs in the foreground, multithreaded, until
  * the mount is unmounted or it gets SIGTERM; it prints "stall-fuse:
- * stalled" and "stall-fuse: resumed" as it changes state.
+ * stalled" and "stall-fuse: resumed, N writes held" (the WRITE requests
+ * that waited for the resume) as it changes state.
  */
 #define FUSE_USE_VERSION 31
 #define _GNU_SOURCE
@@ -40,6 +41,7 @@ static int backing = -1;	/* the backing folder, opened */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t resume = PTHREAD_COND_INITIALIZER;
 static volatile sig_atomic_t stalled;
+static unsigned long held;	/* WRITE requests held since the last stall */
 static unsigned long kbps;	/* write speed, 0: no limit */
 static pthread_mutex_t pace = PTHREAD_MUTEX_INITIALIZER;
 
@@ -131,6 +133,8 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 
 	(void)path;
 	pthread_mutex_lock(&lock);
+	if (stalled)
+		held++;
 	while (stalled)
 		pthread_cond_wait(&resume, &lock);
 	pthread_mutex_unlock(&lock);
@@ -223,6 +227,7 @@ static const struct fuse_operations ops = {
 static void *signals(void *arg)
 {
 	sigset_t *set = arg;
+	unsigned long n;
 	int sig;
 
 	for (;;) {
@@ -230,10 +235,16 @@ static void *signals(void *arg)
 			continue;
 		pthread_mutex_lock(&lock);
 		stalled = sig == SIGUSR1;
-		if (!stalled)
+		if (stalled)
+			held = 0;
+		else
 			pthread_cond_broadcast(&resume);
+		n = held;
 		pthread_mutex_unlock(&lock);
-		fprintf(stderr, "stall-fuse: %s\n", sig == SIGUSR1 ? "stalled" : "resumed");
+		if (sig == SIGUSR1)
+			fprintf(stderr, "stall-fuse: stalled\n");
+		else
+			fprintf(stderr, "stall-fuse: resumed, %lu writes held\n", n);
 	}
 	return NULL;
 }

@@ -1,11 +1,13 @@
 #!/bin/bash
 # upstream test: other bases in make check-full
 # The fault suite's short case (scripts/faults.sh): the disk under ext4
-# powered off (del_gendisk, a pulled USB disk) while a writer keeps its
-# bdi over the threshold, 10 s, beside the same writer on a healthy disk;
-# the knob off, at 64 KiB and at 16 MiB. umount and sync finish, the
-# file fsync'ed before reads back after the disk returns, nothing is lost
-# silently, no kernel report, and the knob costs no more CPU, empty
+# powered off (del_gendisk, a pulled USB disk) 12 s into a writer's run
+# (24 MiB written: the disk's writeback at work at either threshold),
+# the writer still writing, 10 s, beside the same writer on a healthy
+# disk; the knob off, at 64 KiB and at 16 MiB. The removal, umount and
+# sync finish, the file fsync'ed before reads back after the disk
+# returns, nothing is lost silently, the writer gets what it gets with
+# the knob off, no kernel report, and the knob costs no more CPU, empty
 # passes, log lines or slab than faults.sh allows. make check-full runs
 # every case (test 55).
 . "$TOP/scripts/tests/testlib.sh"
