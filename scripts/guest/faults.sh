@@ -34,13 +34,16 @@
 #           threads and sockets gone) for SECS seconds, then starts again;
 #           the knob is on the client mount's own bdi
 #   vanish  ext4 on the null_blk disk, powered off (del_gendisk, as when a
-#           USB disk is pulled) with the writer running; unmounted, powered
-#           on again and the file fsync'ed before read back
+#           USB disk is pulled) with the writer running, once the bdi
+#           holds 15/16 of the setting's threshold dirty or under
+#           writeback (at once with the knob off); unmounted, powered on
+#           again and the file fsync'ed before read back
 # For each KNOB (bytes on the device's bdi, 0 is off; gBYTES: the knob off
 # and vm.dirty_background_bytes at BYTES instead, the reference: what the
 # global threshold at the same value costs): a file of 8 MiB is
-# written and fsync'ed, then a writer writes 2 MiB/s; 12 s into it the
-# fault starts, SECS s later it ends (not for vanish); 5 s later the
+# written and fsync'ed, then a writer writes 2 MiB/s; 12 s into it (for
+# vanish, then at its threshold) the fault starts, SECS s later it ends
+# (not for vanish); 5 s later the
 # writer stops, its file is fsync'ed, then sync and umount are timed. The
 # file fsync'ed before the fault must read back whole after a remount;
 # the writer's file then is whole, short or differs. One line per KNOB:
@@ -337,6 +340,23 @@ fault_off() {
 	stall-nfs) nfsd_threads 8 ;;
 	esac
 }
+# at_threshold BYTES: back once the bdi holds dirty and writeback pages of
+# 15/16 of BYTES (its threshold, the knob's or the global one) or more, so
+# that the disk goes away with its threshold's writeback at work; at most
+# 10 s (a threshold written down from well over it comes back at the
+# writer's 2 MiB/s). At once for 0 (off)
+at_threshold() {
+	[ "$1" -gt 0 ] || return 0
+	i=0
+	until [ $(($(bdi_dirty_kb) * 1024 * 16)) -ge $(($1 * 15)) ]; do
+		i=$((i + 1))
+		[ $i -le 100 ] || err "bdi $bdi did not reach 15/16 of $1 bytes dirty in 10 s"
+		sleep 0.1
+	done
+}
+bdi_dirty_kb() {
+	awk '/^(BdiWriteback|BdiReclaimable):/ { t += $2 } END { print t + 0 }' /sys/kernel/debug/bdi/$bdi/stats
+}
 # the unmount, timed
 unmount() {
 	t=$(up) umount=ok
@@ -410,6 +430,7 @@ for knob in "$@"; do
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
 	sleep $pre
+	[ "$case" != vanish ] || at_threshold "${knob#g}"
 	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_rounds) w1=$(wakes)
 	d1=$(dirty_kb) held=0
 	t=$(up)
