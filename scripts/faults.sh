@@ -98,7 +98,8 @@
 #     where off's failed
 #   - the writer and its fsync() get what they get with the knob off or
 #     with the global threshold at the knob's value (the exit status of
-#     write() and the word of fsync(): EIO, EROFS, ok)
+#     write() and the word of fsync(): EIO, EROFS, ok); with no g
+#     setting at the knob's value in -K, as with off only
 #   - slab after the case, caches dropped, grows <= off's growth + 2 MiB
 # and, for every setting, the knob off included: a fault that fails
 # writes (eio-*, enospc, vanish) reaches the writer, as an error of
@@ -205,7 +206,8 @@ nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 # numbers CASE KNOB FIELD...: each field there and a number of its kind:
 # the times (*_s) decimals, slab_kb two integers A:B, the others integers
-# (the kworker figures may be negative), for the shell's arithmetic; one
+# (the kworker figures may be negative), umount ok or failed, for the
+# shell's arithmetic and the checks; one
 # that is missing or is not is a failed check, never a pass
 numbers() {
 	local c=$1 kn=$2 f v re ret=0
@@ -216,16 +218,17 @@ numbers() {
 		*_s) re='^[0-9]+(\.[0-9]+)?$' ;;
 		slab_kb) re='^(0|[1-9][0-9]*):(0|[1-9][0-9]*)$' ;;
 		*kworker_ticks) re='^(0|-?[1-9][0-9]*)$' ;;
+		umount) re='^(ok|failed)$' ;;
 		*) re='^(0|[1-9][0-9]*)$' ;;
 		esac
 		[[ $v =~ $re ]] && continue
-		bad "$c, knob $(name "$kn"): $f is '$v', not a number of its kind (see the console)"
+		bad "$c, knob $(name "$kn"): $f is '$v', not $(case $f in umount) echo "ok or failed" ;; *) echo "a number of its kind" ;; esac) (see the console)"
 		ret=1
 	done
 	return $ret
 }
 # the fields the checks compare
-fields="sys_ticks kworker_ticks passes wakes empty log_lines fault_sys_ticks fault_kworker_ticks fault_passes fault_wakes fault_empty fault_dirty_kb sync_s umount_s fault_s held slab_kb"
+fields="sys_ticks kworker_ticks passes wakes empty log_lines fault_sys_ticks fault_kworker_ticks fault_passes fault_wakes fault_empty fault_dirty_kb sync_s umount_s fault_s held slab_kb umount"
 # ok[CASE KNOB]: the setting printed its line, every field a number
 declare -A ok
 # le A B: A <= B for decimals
@@ -438,6 +441,7 @@ for c in $cases; do
 			[ "$r1" != "$rr" ] || same=1
 			got+="${got:+, }$(name "$r") $rr"
 		done
+		[[ $refs == *g* ]] || got+=" (and no g$(name "$kn") in -K to compare with: add it)"
 		[ -n "$same" ] ||
 			bad "$what: the writer got $r1, unlike $got"
 		sl0=$(val "$c" 0 slab_kb) sl1=$(val "$c" "$kn" slab_kb)

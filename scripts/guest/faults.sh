@@ -63,9 +63,10 @@
 # threshold made them (writeback_wake_background); empty:
 # rounds on the bdi, whatever started them, that wrote no page;
 # fault_dirty_kb: dirty and under writeback when the fault starts (the
-# writer has written 24 MiB by then: over 64 KiB and 16 MiB, so that
-# either threshold has its device's writeback at work when the fault
-# comes); log_lines: kernel log records; trace_kb:
+# writer has written 24 MiB by then, over 64 KiB and 16 MiB, so that
+# either threshold has had its chance to start writeback: at 16 MiB
+# what is left dirty may be under it, but for vanish, which waits for
+# 15/16 of the threshold); log_lines: kernel log records; trace_kb:
 # the most a CPU's trace buffer held, of its 4096 kB (an overflow ends the
 # case with an error); fault_s: how long starting the fault took (the
 # disk's removal for vanish); umount: whether the umount after the fault
@@ -347,6 +348,8 @@ fault_off() {
 # writer's 2 MiB/s). At once for 0 (off)
 at_threshold() {
 	[ "$1" -gt 0 ] || return 0
+	[ -r /sys/kernel/debug/bdi/$bdi/stats ] ||
+		err "no /sys/kernel/debug/bdi/$bdi/stats to read the bdi's dirty pages from (CONFIG_DEBUG_FS)"
 	i=0
 	until [ $(($(bdi_dirty_kb) * 1024 * 16)) -ge $(($1 * 15)) ]; do
 		i=$((i + 1))
