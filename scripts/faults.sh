@@ -99,7 +99,8 @@
 #   - the writer and its fsync() get what they get with the knob off or
 #     with the global threshold at the knob's value (the exit status of
 #     write() and the word of fsync(): EIO, EROFS, ok); with no g
-#     setting at the knob's value in -K, as with off only
+#     setting at the knob's value in -K (or one whose lines failed), as
+#     with off only
 #   - slab after the case, caches dropped, grows <= off's growth + 2 MiB
 # and, for every setting, the knob off included: a fault that fails
 # writes (eio-*, enospc, vanish) reaches the writer, as an error of
@@ -222,6 +223,7 @@ numbers() {
 		*) re='^(0|[1-9][0-9]*)$' ;;
 		esac
 		[[ $v =~ $re ]] && continue
+		[ -n "$v" ] || v='(missing)'
 		bad "$c, knob $(name "$kn"): $f is '$v', not $(case $f in umount) echo "ok or failed" ;; *) echo "a number of its kind" ;; esac) (see the console)"
 		ret=1
 	done
@@ -277,6 +279,8 @@ echo " MiB dirty or under writeback when the fault started)"
 for c in $cases; do
 	for kn in $knobs; do
 		[ -n "$(val "$c" "$kn" knob)" ] || continue
+		[ "$c" != healthy ] || [ "$(val "$c" "$kn" umount)" != failed ] ||
+			bad "healthy, knob $(name "$kn"): the umount failed"
 		[ "$(val "$c" "$kn" verified)" = yes ] ||
 			bad "$c, knob $(name "$kn"): the file fsync'ed before the fault does not read back whole"
 		if [ "$(val "$c" "$kn" during)" != whole ] && [ "$(val "$c" "$kn" writer)" = 0 ] &&
@@ -441,7 +445,13 @@ for c in $cases; do
 			[ "$r1" != "$rr" ] || same=1
 			got+="${got:+, }$(name "$r") $rr"
 		done
-		[[ $refs == *g* ]] || got+=" (and no g$(name "$kn") in -K to compare with: add it)"
+		if [[ $refs != *g* ]]; then
+			if [[ " $knobs " == *" g$kn "* ]]; then
+				got+=" (g$kn's own lines failed above, so no comparison with it)"
+			else
+				got+=" (and no g$kn in -K to compare with: add it)"
+			fi
+		fi
 		[ -n "$same" ] ||
 			bad "$what: the writer got $r1, unlike $got"
 		sl0=$(val "$c" 0 slab_kb) sl1=$(val "$c" "$kn" slab_kb)

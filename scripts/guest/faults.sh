@@ -152,6 +152,9 @@ klog='' kfwd=''
 for e in writeback_start writeback_written writeback_wake_background; do
 	[ -f $tr/events/writeback/$e/enable ] || err "no $e tracepoint"
 done
+# vanish reads the bdi's dirty pages from debugfs
+[ "$case" != vanish ] || [ -d /sys/kernel/debug/bdi ] ||
+	err "no /sys/kernel/debug/bdi to read the bdi's dirty pages from (CONFIG_DEBUG_FS)"
 mkdir -p $mnt /run/thin
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
 # the kernel log, every record from now on, for counting
@@ -348,8 +351,6 @@ fault_off() {
 # writer's 2 MiB/s). At once for 0 (off)
 at_threshold() {
 	[ "$1" -gt 0 ] || return 0
-	[ -r /sys/kernel/debug/bdi/$bdi/stats ] ||
-		err "no /sys/kernel/debug/bdi/$bdi/stats to read the bdi's dirty pages from (CONFIG_DEBUG_FS)"
 	i=0
 	until [ $(($(bdi_dirty_kb) * 1024 * 16)) -ge $(($1 * 15)) ]; do
 		i=$((i + 1))
