@@ -8,6 +8,9 @@
 # CASE is one of
 #   healthy ext4 on the null_blk disk below, no fault: what each setting
 #           costs without one
+#   healthy-CASE
+#           CASE's device and writer, no fault: what each setting costs
+#           on that device without one
 #   eio-ext4, eio-xfs, eio-btrfs, eio-raw
 #           a memory-backed null_blk disk of 512 MiB (8 MB/s) whose
 #           first 128 MiB fail every write (its bad blocks list) for SECS
@@ -80,6 +83,10 @@
 set -u
 case=$1 secs=$2
 shift 2
+# healthy-CASE: CASE's device stack and writer with no fault (the knob's
+# own cost on that device, for the host's bounds)
+stack=$case fault=1
+case $case in healthy-?*) stack=${case#healthy-} fault= ;; esac
 rate=$((2 << 20)) pre=12 post=5
 mnt=/mnt/fault nb=/sys/kernel/config/nullb/fault fmnt=/mnt/fault-fuse
 # the disk's bad sectors during an I/O fault: 511 x 512 sectors (almost
@@ -147,13 +154,13 @@ err() {
 klog='' kfwd=''
 . /run/files/np-lib.sh
 # after its disk is gone, the tracepoints name the bdi "(unknown)"
-[ "$case" != vanish ] || np_gone=1
+[ "$stack" != vanish ] || np_gone=1
 
 for e in writeback_start writeback_written writeback_wake_background; do
 	[ -f $tr/events/writeback/$e/enable ] || err "no $e tracepoint"
 done
 # vanish reads the bdi's dirty pages from debugfs
-[ "$case" != vanish ] || [ -d /sys/kernel/debug/bdi ] ||
+[ "$stack" != vanish ] || [ -d /sys/kernel/debug/bdi ] ||
 	err "no /sys/kernel/debug/bdi to read the bdi's dirty pages from (CONFIG_DEBUG_FS)"
 mkdir -p $mnt /run/thin
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
@@ -252,11 +259,11 @@ fuse_signal() {
 # set-up, fault on, fault off and the read back, per case; $target is
 # what the writer writes, $before the file fsync'ed before the fault
 setup() {
-	case $case in
+	case $stack in
 	healthy | eio-ext4 | eio-xfs | eio-btrfs | vanish)
 		nb_on
-		fs=${case#eio-}
-		[ "$case" != vanish ] && [ "$case" != healthy ] || fs=ext4
+		fs=${stack#eio-}
+		[ "$stack" != vanish ] && [ "$stack" != healthy ] || fs=ext4
 		mkfs_mount $fs
 		target=$mnt/during before=$mnt/before ;;
 	eio-raw)
@@ -289,7 +296,7 @@ setup() {
 		bdi=$(sh /run/files/fs-bdi.sh $mnt) || err "no bdi for $mnt"
 		cp /run/fault-src "$before" && /run/files/fsync-files "$before" >/dev/null ||
 			err "cannot write and fsync $before"
-		if [ "$case" = eio-ext4 ]; then
+		if [ "$stack" = eio-ext4 ]; then
 			# from its first block to the end of that block group
 			# (8 x the block size blocks, at most; the next one
 			# starts with the journal), in sectors
@@ -323,7 +330,8 @@ bad_range() {
 	done
 }
 fault_on() {
-	case $case in
+	[ -n "$fault" ] || return 0
+	case $stack in
 	healthy) ;;
 	eio-*) bad_range + ;;
 	enospc)
@@ -335,7 +343,8 @@ fault_on() {
 	esac
 }
 fault_off() {
-	case $case in
+	[ -n "$fault" ] || return 0
+	case $stack in
 	eio-*) bad_range - ;;
 	enospc) mount -o remount,size=1200m /run/thin ;;
 	stall-fuse | stall-disk)
@@ -364,7 +373,7 @@ bdi_dirty_kb() {
 # the unmount, timed
 unmount() {
 	t=$(up) umount=ok
-	if [ "$case" != eio-raw ] && ! umount $mnt; then
+	if [ "$stack" != eio-raw ] && ! umount $mnt; then
 		echo "fault: $case: umount $mnt failed"
 		umount=failed
 	fi
@@ -383,8 +392,8 @@ same() {
 }
 verify() {
 	verified=no during=
-	[ "$case" != vanish ] || nb_on
-	case $case in
+	[ "$stack" != vanish ] || nb_on
+	case $stack in
 	eio-raw)
 		[ "$(dd if="$dev" bs=1M skip=504 count=8 iflag=direct 2>/dev/null | sha256sum)" != "$sum" ] || verified=yes
 		dd if="$dev" bs=1M count=$((size >> 20)) iflag=direct 2>/dev/null | cmp -s - /run/fault-expect &&
@@ -407,7 +416,7 @@ verify() {
 			echo "fault: $case: cannot mount $dev again"
 		fi ;;
 	esac
-	case $case in
+	case $stack in
 	enospc) losetup -d "$dev"; umount /run/thin ;;
 	stall-disk) losetup -d "$dev"; fuse_stop ;;
 	stall-fuse | stall-nfs) ;;
@@ -434,7 +443,7 @@ for knob in "$@"; do
 	/run/files/paced-write "$target" 65536 $size $rate >/run/fault-writer.out 2>&1 &
 	w=$!
 	sleep $pre
-	[ "$case" != vanish ] || at_threshold "${knob#g}"
+	[ "$stack" != vanish ] || at_threshold "${knob#g}"
 	s1=$(sys_ticks) k1=$(kworker_ticks) l1=$(log_lines) p1=$(passes) e1=$(empty_rounds) w1=$(wakes)
 	d1=$(dirty_kb) held=0
 	t=$(up)

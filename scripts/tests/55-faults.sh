@@ -5,7 +5,9 @@
 # device, a stalled FUSE daemon, a stalled disk (loop on that FUSE mount),
 # a stopped NFS server under a hard mount, a disk that goes away; the knob
 # off, at 64 KiB and at 16 MiB, and the global threshold at 64 KiB and
-# 16 MiB as the reference. The summary table is in the output; the checks
+# 16 MiB as the reference; each case whose device stack is not the
+# healthy disk's also with no fault (healthy-CASE), the knob's own cost
+# there. The summary table is in the output; the checks
 # and their bounds are faults.sh's.
 . "$TOP/scripts/tests/testlib.sh"
 
