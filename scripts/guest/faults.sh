@@ -225,8 +225,9 @@ nfs_up() {
 	mkdir -p /run/nfs-exp
 	grep -q ' /run/nfs-exp ' /proc/mounts || mount -t tmpfs -o size=256m tmpfs /run/nfs-exp ||
 		err "no tmpfs for the NFS export"
-	[ -f /run/nfs-up ] && return
+	# (in each case's shell: the server may be of an earlier case)
 	. /run/files/nfs-lib.sh
+	[ -f /run/nfs-up ] && return
 	nfs_server_start /run/nfs-exp >/dev/null &&
 		exportfs -o rw,sync,no_root_squash,no_subtree_check,insecure,fsid=1 127.0.0.1:/run/nfs-exp ||
 		err "the NFS server did not start"
