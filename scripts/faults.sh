@@ -26,7 +26,7 @@
 #     -s SECS     seconds of fault (default 30)
 #     -o DIR      output folder (default build/faults/BASE)
 #     -r          no VM: read DIR's console.log of an earlier run again
-#                 with the same -c, -K and -s (the kernel-report verdict is
+#                 with the same -c, -K, -T and -s (the kernel-report verdict is
 #                 not re-read)
 #
 # Passes when, for every case and each knob value, against the knob off in
@@ -133,7 +133,7 @@ set -u
 base=$(default_base) kernel= secs=30 out=
 cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse stall-disk stall-nfs vanish"
 knobs="0 65536 16777216 g65536 g16777216"
-usage() { sed -n '8,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 reread= twins=default
 while getopts b:k:c:K:T:s:o:rh opt; do
 	case $opt in
@@ -305,6 +305,10 @@ for c in $cases; do
 		[ -n "$(val "$c" "$kn" knob)" ] || continue
 		[[ $c != healthy* ]] || [ "$(val "$c" "$kn" umount)" != failed ] ||
 			bad "$c, knob $(name "$kn"): the umount failed"
+		# no fault, no error: a device with no fault that fails is no
+		# measure of the knob's own cost
+		[[ $c != healthy* ]] || [ "$(val "$c" "$kn" writer) $(val "$c" "$kn" fsync) $(val "$c" "$kn" during)" = "0 ok whole" ] ||
+			bad "$c, knob $(name "$kn"): with no fault the writer got rc=$(val "$c" "$kn" writer) fsync=$(val "$c" "$kn" fsync), its file $(val "$c" "$kn" during)"
 		[ "$(val "$c" "$kn" verified)" = yes ] ||
 			bad "$c, knob $(name "$kn"): the file fsync'ed before the fault does not read back whole"
 		if [ "$(val "$c" "$kn" during)" != whole ] && [ "$(val "$c" "$kn" writer)" = 0 ] &&
@@ -346,6 +350,20 @@ hdiff() {
 cost_s=0 cost_w=1 kmax=0
 # the writer's bytes in a setting, while its kicks are counted
 wbytes=$((writing * (2 << 20)))
+# the twins' kicks held to the healthy device's bounds too (their own
+# cost goes into their cases' allowance)
+for h in $cases; do
+	[[ $h == healthy-* ]] || continue
+	for kn in $knobs; do
+		[[ $kn != 0 && $kn != g* && -n ${ok[$h $kn]:-} && -n ${ok[$h 0]:-} ]] || continue
+		w=$(hdiff wakes "$kn" 0 "${h#healthy-}") p=$(hdiff passes "$kn" 0 "${h#healthy-}")
+		[ "$p" -lt 100 ] || [ $((2 * w)) -ge "$p" ] ||
+			bad "$h, knob $(name "$kn"): $p passes beyond off's but $w kicks: the kicks are not counted"
+		kb=$((wbytes / (kn < 4194304 ? kn : 4194304) + 100))
+		[ "$w" -le "$kb" ] ||
+			bad "$h, knob $(name "$kn"): $w kicks beyond off's > $kb (one for every $(name "$kn") the writer dirties, 4 MiB at most, + 100)"
+	done
+done
 for kn in $knobs; do
 	[[ $kn != 0 && $kn != g* && -n ${ok[healthy $kn]:-} && -n ${ok[healthy 0]:-} ]] || continue
 	w=$(hdiff wakes "$kn" 0) p=$(hdiff passes "$kn" 0)
@@ -479,7 +497,8 @@ for c in $cases; do
 		for r in $refs; do
 			rr="rc=$(val "$c" "$r" writer) fsync=$(val "$c" "$r" fsync)"
 			[ "$r1" != "$rr" ] || same=1
-			[ "$c" != enospc ] || [ "$r1" = "rc=0 fsync=ok" ] || [ "$rr" = "rc=0 fsync=ok" ] || same=1
+			[ "$c" != enospc ] || [ "$r1" = "rc=0 fsync=ok" ] || [ "$rr" = "rc=0 fsync=ok" ] ||
+				[[ ! $r1 =~ ^rc=[01]\ fsync=(ok|ENOSPC|EIO)$ || ! $rr =~ ^rc=[01]\ fsync=(ok|ENOSPC|EIO)$ ]] || same=1
 			got+="${got:+, }$(name "$r") $rr"
 		done
 		if [[ $refs != *g* ]]; then
