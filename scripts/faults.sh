@@ -350,38 +350,35 @@ hdiff() {
 cost_s=0 cost_w=1 kmax=0
 # the writer's bytes in a setting, while its kicks are counted
 wbytes=$((writing * (2 << 20)))
-# the twins' kicks held to the healthy device's bounds too (their own
-# cost goes into their cases' allowance)
+# kicks_ok H KN W P: on the device with no fault H (healthy or a twin),
+# knob KN's W kicks and P passes beyond off's. The kicks are counted: a
+# knob setting that starts 100 passes more than off kicks the flusher
+# for them; a kick starts a pass that writes the context down under the
+# knob, a round of at least 4 MiB: one kick for every knob's worth the
+# writer dirties, or every 4 MiB when the knob is larger, at most, + 100
+kicks_ok() {
+	local kb=$((wbytes / ($2 < 4194304 ? $2 : 4194304) + 100))
+	if [ "$4" -ge 100 ] && [ $((2 * $3)) -lt "$4" ]; then
+		bad "$1, knob $(name "$2"): $4 passes beyond off's but $3 kicks: the kicks are not counted"
+		return 1
+	fi
+	[ "$3" -le "$kb" ] && return
+	bad "$1, knob $(name "$2"): $3 kicks beyond off's > $kb (one for every $(name "$2") the writer dirties, 4 MiB at most, + 100)"
+	return 1
+}
+# the twins' kicks held to the same bounds (their own cost goes into
+# their cases' allowance)
 for h in $cases; do
 	[[ $h == healthy-* ]] || continue
 	for kn in $knobs; do
 		[[ $kn != 0 && $kn != g* && -n ${ok[$h $kn]:-} && -n ${ok[$h 0]:-} ]] || continue
-		w=$(hdiff wakes "$kn" 0 "${h#healthy-}") p=$(hdiff passes "$kn" 0 "${h#healthy-}")
-		[ "$p" -lt 100 ] || [ $((2 * w)) -ge "$p" ] ||
-			bad "$h, knob $(name "$kn"): $p passes beyond off's but $w kicks: the kicks are not counted"
-		kb=$((wbytes / (kn < 4194304 ? kn : 4194304) + 100))
-		[ "$w" -le "$kb" ] ||
-			bad "$h, knob $(name "$kn"): $w kicks beyond off's > $kb (one for every $(name "$kn") the writer dirties, 4 MiB at most, + 100)"
+		kicks_ok "$h" "$kn" "$(hdiff wakes "$kn" 0 "${h#healthy-}")" "$(hdiff passes "$kn" 0 "${h#healthy-}")"
 	done
 done
 for kn in $knobs; do
 	[[ $kn != 0 && $kn != g* && -n ${ok[healthy $kn]:-} && -n ${ok[healthy 0]:-} ]] || continue
 	w=$(hdiff wakes "$kn" 0) p=$(hdiff passes "$kn" 0)
-	# the kicks are counted: a knob setting that starts 100 passes
-	# more than off on the healthy device kicks the flusher for them
-	if [ "$p" -ge 100 ] && [ $((2 * w)) -lt "$p" ]; then
-		bad "healthy, knob $(name "$kn"): $p passes beyond off's but $w kicks: the kicks are not counted"
-		continue
-	fi
-	# on the healthy device a kick starts a pass that writes the
-	# context down under the knob, a round of at least 4 MiB: one kick
-	# for every knob's worth the writer dirties, or every 4 MiB when
-	# the knob is larger, at most, + 100
-	kb=$((wbytes / (kn < 4194304 ? kn : 4194304) + 100))
-	if [ "$w" -gt "$kb" ]; then
-		bad "healthy, knob $(name "$kn"): $w kicks beyond off's > $kb (one for every $(name "$kn") the writer dirties, 4 MiB at most, + 100)"
-		continue
-	fi
+	kicks_ok healthy "$kn" "$w" "$p" || continue
 	[ "$w" -ge 100 ] && [ "$w" -gt "$kmax" ] || continue
 	kmax=$w cost_w=$w cost_s=$(hdiff sys_ticks "$kn" 0)
 done
