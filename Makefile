@@ -176,10 +176,12 @@ integrity: kernel initramfs $(if $(DEBUG),kernel-debug)
 ## faults       the fault suite in a VM (scripts/faults.sh): I/O errors, a full device,
 ##              a stalled FUSE daemon, a stalled disk, a stopped NFS server, a disk that goes
 ##              away, with the knob off, at 64 KiB and 16 MiB and the global threshold at those
-##              (CASES="eio-ext4 ... vanish", FAULT_SECS=30)
+##              (CASES="eio-ext4 ... vanish", FAULT_SECS=30, TWINS="enospc ..." or "none":
+##              the cases run once more with no fault for the knob's own cost, default
+##              those whose stack is not the healthy disk's)
 FAULT_SECS ?= 30
 faults: kernel initramfs
-	@bash $(S)/faults.sh -b $(BASE) -s $(FAULT_SECS) $(if $(CASES),-c "$(CASES)")
+	@bash $(S)/faults.sh -b $(BASE) -s $(FAULT_SECS) $(if $(CASES),-c "$(CASES)") $(if $(TWINS),-T "$(TWINS)")
 
 ## bench        benchmarks (PROFILE=quick|full|scale|nfs, CASES="S1 ... S8" (default: the profile's), FS="ext4 xfs btrfs",
 ##              REPS=N, GUEST_GIB=2, OUT=DIR): quick: ext4 only, about 35 min; full: all three

@@ -20,9 +20,10 @@
 #                 the same device stack and writer (default: every case
 #                 of CASES whose stack is not the healthy disk's, ext4 on
 #                 null_blk: eio-xfs eio-btrfs eio-raw enospc stall-fuse
-#                 stall-disk stall-nfs; "none" for none): the knob's own
-#                 cost on that device, where the bounds below take it
-#                 from (else from healthy)
+#                 stall-disk stall-nfs; "none" for none, alone): the
+#                 knob's own cost on that device, where the bounds below
+#                 take it from (else from healthy); the price of a kick
+#                 and the storm cap come from healthy always
 #     -s SECS     seconds of fault (default 30)
 #     -o DIR      output folder (default build/faults/BASE)
 #     -r          no VM: read DIR's console.log of an earlier run again
@@ -52,18 +53,19 @@
 #     memory until fsync() fails at the first and the umount drops the
 #     rest; the knob must cost no more than the global threshold set to
 #     its value. The own cost is measured, with the same noise, over the
-#     same seconds: the knob's CPU beyond the reference's on the healthy
-#     device (the case's twin, healthy-CASE, where it ran: the same
-#     stack with no fault), which holds the kicks of the flusher it adds
-#     there, plus its
-#     kicks in the case beyond the reference's and beyond those it adds to
-#     the reference's on the healthy device, each at what one costs there
-#     (of the -K setting that added the most kicks to off's there, 100 at
-#     least: its CPU beyond off's over those kicks; nothing, and no storm
-#     check, without one). Only kicks that started rounds are priced: at
-#     most the knob's rounds beyond the reference's and beyond those it
-#     adds on the healthy device (a kick that starts nothing is no work of
-#     the knob's), and at most twice the storm cap below. Without gBYTES
+#     same seconds: the knob's CPU beyond the reference's on the device
+#     with no fault (the case's twin, healthy-CASE, where it ran: the same
+#     stack with no fault; else healthy, ext4 on null_blk), which holds
+#     the kicks of the flusher it adds there, plus its kicks in the case
+#     beyond the reference's and beyond those it adds to the reference's
+#     on that device, each at what one costs on healthy (of the -K setting
+#     that added the most kicks to off's there, 100 at least: its CPU
+#     beyond off's over those kicks; nothing, and no storm check, without
+#     one). Only kicks that started rounds are priced: at most the knob's
+#     rounds beyond the reference's and beyond those it adds on the device
+#     with no fault (a kick that starts nothing is no work of the knob's),
+#     and at most twice the storm cap below. A passing run names, case by
+#     case, the device its own cost came from. Without gBYTES
 #     in -K the reference is off alone. A warm-up (the healthy case, the
 #     knob off, a few seconds, not counted) runs first: the first
 #     setting in a fresh guest measured up to 1.6 times the next ones,
@@ -133,7 +135,7 @@ set -u
 base=$(default_base) kernel= secs=30 out=
 cases="eio-ext4 eio-xfs eio-btrfs eio-raw enospc stall-fuse stall-disk stall-nfs vanish"
 knobs="0 65536 16777216 g65536 g16777216"
-usage() { sed -n '8,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 reread= twins=default
 while getopts b:k:c:K:T:s:o:rh opt; do
 	case $opt in
@@ -172,6 +174,8 @@ for c in $cases; do
 	esac
 	all+=" $c"
 done
+[[ $twins == @(default|none) || " $twins " != *" "@(default|none)" "* ]] ||
+	{ echo "$PROG: -T takes \"none\" or \"default\" alone, or cases: '$twins'" >&2; exit 2; }
 for c in $twins; do
 	[[ $c == @(default|none) || " $cases " == *" $c "* ]] ||
 		{ echo "$PROG: twin '$c' is not among the cases" >&2; exit 2; }
@@ -268,7 +272,7 @@ name() {
 
 # per second of fault: ticks, and dirty MiB when the fault started
 rate() { awk -v t="$1" -v s="$2" 'BEGIN { printf "%.1f", t / s }'; }
-fmt='%-10s %-4s %6s %6s %6s %6s %6s %5s %5s %6s %5s %4s %-7s %-7s %6s %6s %7s %s\n'
+fmt='%-18s %-4s %6s %6s %6s %6s %6s %5s %5s %6s %5s %4s %-7s %-7s %6s %6s %7s %s\n'
 # shellcheck disable=SC2059
 printf "$fmt" case knob sys_tk f_sys/s kw_tk f_kw/s passes kicks empty f_empty dirty log writer fsync \
 	sync_s umnt_s slab_kB "before/during"
@@ -430,6 +434,13 @@ cpu_check() {
 for c in $cases; do
 	[[ $c != healthy* ]] || continue
 	[[ -n ${ok[$c 0]:-} && -n ${ok[healthy 0]:-} ]] || continue
+	# where the allowance comes from (a twin with a failed row failed
+	# above; hdiff then falls back to healthy for that setting)
+	if [[ " $cases " == *" healthy-$c "* ]]; then
+		echo "($c: the knob's own cost from healthy-$c, the same stack with no fault; a kick's price and the storm cap from healthy)"
+	else
+		echo "($c: the knob's own cost, a kick's price and the storm cap from healthy, ext4 on null_blk)"
+	fi
 	for kn in $knobs; do
 		[[ $kn != 0 && $kn != g* ]] || continue
 		[[ -n ${ok[$c $kn]:-} && -n ${ok[healthy $kn]:-} ]] || continue
