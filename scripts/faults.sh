@@ -16,8 +16,8 @@
 #                 16777216 g65536 g16777216): the knob's bytes, 0 (off)
 #                 must be one, gBYTES the knob off and the global
 #                 vm.dirty_background_bytes at BYTES, the reference
-#     -T TWINS    the cases run once more with no fault, as healthy-CASE,
-#                 the same device stack and writer (default: every case
+#     -T TWINS    the cases (of CASES) run once more with no fault, as
+#                 healthy-CASE, the same stack and writer (default: every case
 #                 of CASES whose stack is not the healthy disk's, ext4 on
 #                 null_blk: eio-xfs eio-btrfs eio-raw enospc stall-fuse
 #                 stall-disk stall-nfs; "none" for none, alone): the
@@ -81,7 +81,7 @@
 #     patches 3 and 6), where the global threshold waits for their usual
 #     one (every nr_dirtied_pause pages): XFS failing writes at 16 MiB on
 #     7.3, 686 kicks against 45, every pass writing (failing) a folio
-#   - kicks: on the healthy device, what a knob setting adds to off's is
+#   - kicks: on healthy and on each twin, what a knob setting adds to off's is
 #     at most one for every knob's worth the writer dirties (4 MiB when
 #     the knob is larger, the least a round of background writeback
 #     writes) + 100 (a kick starts a pass that writes the context down
@@ -164,7 +164,12 @@ for kn in $knobs; do
 done
 [[ " $knobs " == *" 0 "* ]] || { echo "$PROG: the settings must hold 0 (off)" >&2; exit 2; }
 [ -n "$out" ] || out=$TOP/build/faults/$base
-# the twins, each run just before its case
+# the twins, each run just before its case ("" as make's TWINS= is the
+# default; tabs and spaces alike)
+read -ra tw <<<"$twins"
+twins=${tw[*]:-default}
+[[ $twins == @(default|none) || " $twins " != *" "@(default|none)" "* ]] ||
+	{ echo "$PROG: -T takes \"none\" or \"default\" alone, or cases: '$twins'" >&2; exit 2; }
 all=healthy
 for c in $cases; do
 	case $twins in
@@ -174,8 +179,6 @@ for c in $cases; do
 	esac
 	all+=" $c"
 done
-[[ $twins == @(default|none) || " $twins " != *" "@(default|none)" "* ]] ||
-	{ echo "$PROG: -T takes \"none\" or \"default\" alone, or cases: '$twins'" >&2; exit 2; }
 for c in $twins; do
 	[[ $c == @(default|none) || " $cases " == *" $c "* ]] ||
 		{ echo "$PROG: twin '$c' is not among the cases" >&2; exit 2; }
@@ -395,20 +398,21 @@ fi
 # (SFIELD, ticks) within the bound against a reference R of REFS, off or
 # the global threshold at the knob's value: 1.1 x (R's CPU in the case +
 # the knob's own cost beyond R's) + 50, the own cost being the knob's
-# CPU beyond R's on the healthy device (the same field: the whole case,
-# or the fault's seconds), which holds the kicks it adds there, and its
+# CPU beyond R's on the device with no fault (CASE's twin where it ran
+# with both settings, else healthy; the same field: the whole case, or
+# the fault's seconds), which holds the kicks it adds there, and its
 # kicks in the case (WFIELD) beyond R's and beyond those, at a healthy
 # kick's cost (rounded up). Only a kick that started a round of
 # writeback is priced: the kicks so counted are at most the knob's
-# rounds (PFIELD) beyond R's and beyond those it adds on the healthy
-# device (a kick that starts nothing is no work the knob does), and at
+# rounds (PFIELD) beyond R's and beyond those it adds on that device
+# (a kick that starts nothing is no work the knob does), and at
 # most the storm check's cap. The knob passes under the larger bound
 cpu_check() {
-	local c=$1 kn=$2 what="$1, knob $(name "$2")" s1 w1 p1 r rs h hk hx x xp ka b bound='' ref='' why=''
+	local c=$1 kn=$2 what="$1, knob $(name "$2")" s1 w1 p1 r rs hd hk hx x xp ka b bound='' ref='' why=''
 	s1=$(val "$c" "$kn" "$4") w1=$(val "$c" "$kn" "$5") p1=$(val "$c" "$kn" "$6")
 	for r in $7; do
-		rs=$(val "$c" "$r" "$4") h=
-		[[ -z ${ok[healthy-$c $kn]:-} || -z ${ok[healthy-$c $r]:-} ]] || h=" (on healthy-$c)"
+		rs=$(val "$c" "$r" "$4") hd=healthy
+		[[ -z ${ok[healthy-$c $kn]:-} || -z ${ok[healthy-$c $r]:-} ]] || hd=healthy-$c
 		hk=$(hdiff "$4" "$kn" "$r" "$c") hx=$(hdiff "$5" "$kn" "$r" "$c")
 		x=$((w1 - $(val "$c" "$r" "$5") - hx))
 		xp=$((p1 - $(val "$c" "$r" "$6") - $(hdiff "$6" "$kn" "$r" "$c")))
@@ -419,8 +423,8 @@ cpu_check() {
 		b=$((((rs + hk + ka) * 11 + 9) / 10 + 50))
 		[ -z "$bound" ] || [ "$b" -gt "$bound" ] || continue
 		bound=$b ref=$r
-		why="1.1 x ($(name "$r")'s $rs + the knob's healthy cost beyond it $hk$h"
-		[ "$x" -eq 0 ] || [ "$kmax" -eq 0 ] || why+=" + $x kicks beyond $(name "$r")'s and the $hx it adds on the healthy device, at $cost_s/$cost_w = $ka"
+		why="1.1 x ($(name "$r")'s $rs + the knob's cost beyond it on $hd $hk"
+		[ "$x" -eq 0 ] || [ "$kmax" -eq 0 ] || why+=" + $x kicks beyond $(name "$r")'s and the $hx it adds on $hd, at $cost_s/$cost_w = $ka"
 		why+=") + 50"
 	done
 	[ "$s1" -le "$bound" ] ||
@@ -436,11 +440,9 @@ for c in $cases; do
 	[[ -n ${ok[$c 0]:-} && -n ${ok[healthy 0]:-} ]] || continue
 	# where the allowance comes from (a twin with a failed row failed
 	# above; hdiff then falls back to healthy for that setting)
-	if [[ " $cases " == *" healthy-$c "* ]]; then
-		echo "($c: the knob's own cost from healthy-$c, the same stack with no fault; a kick's price and the storm cap from healthy)"
-	else
-		echo "($c: the knob's own cost, a kick's price and the storm cap from healthy, ext4 on null_blk)"
-	fi
+	src=healthy
+	[[ " $cases " != *" healthy-$c "* ]] || src=healthy-$c
+	echo "($c: the knob's own cost from $src$([ "$src" = healthy ] || echo ", the same stack with no fault")$([ "$kmax" -eq 0 ] || echo "; a kick's price and the storm cap from healthy, ext4 on null_blk"))"
 	for kn in $knobs; do
 		[[ $kn != 0 && $kn != g* ]] || continue
 		[[ -n ${ok[$c $kn]:-} && -n ${ok[healthy $kn]:-} ]] || continue
