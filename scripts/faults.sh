@@ -344,9 +344,17 @@ done
 # hdiff FIELD KN R [CASE]: on the healthy device (CASE's twin where it
 # ran, with both settings), setting KN's FIELD beyond
 # setting R's, 0 when below
+# hdev KN R [CASE]: that device, healthy or CASE's twin
+hdev() {
+	if [[ -n ${3:-} && -n ${ok[healthy-$3 $1]:-} && -n ${ok[healthy-$3 $2]:-} ]]; then
+		echo "healthy-$3"
+	else
+		echo healthy
+	fi
+}
 hdiff() {
-	local h=healthy d
-	[[ -z ${4:-} || -z ${ok[healthy-$4 $2]:-} || -z ${ok[healthy-$4 $3]:-} ]] || h=healthy-$4
+	local h d
+	h=$(hdev "$2" "$3" "${4:-}")
 	d=$(($(val $h "$2" "$1") - $(val $h "$3" "$1")))
 	echo $((d > 0 ? d : 0))
 }
@@ -411,8 +419,7 @@ cpu_check() {
 	local c=$1 kn=$2 what="$1, knob $(name "$2")" s1 w1 p1 r rs hd hk hx x xp ka b bound='' ref='' why=''
 	s1=$(val "$c" "$kn" "$4") w1=$(val "$c" "$kn" "$5") p1=$(val "$c" "$kn" "$6")
 	for r in $7; do
-		rs=$(val "$c" "$r" "$4") hd=healthy
-		[[ -z ${ok[healthy-$c $kn]:-} || -z ${ok[healthy-$c $r]:-} ]] || hd=healthy-$c
+		rs=$(val "$c" "$r" "$4") hd=$(hdev "$kn" "$r" "$c")
 		hk=$(hdiff "$4" "$kn" "$r" "$c") hx=$(hdiff "$5" "$kn" "$r" "$c")
 		x=$((w1 - $(val "$c" "$r" "$5") - hx))
 		xp=$((p1 - $(val "$c" "$r" "$6") - $(hdiff "$6" "$kn" "$r" "$c")))
