@@ -131,13 +131,12 @@ deb:
 
 ## check        every test: workbench, series, kselftest in the VM, on every
 ##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some);
-##              the backports skip the tests marked "upstream test" (check-full runs them),
-##              and their kernels leave XFS and btrfs out (KERNEL_FS=0; any other target
-##              builds them in)
-# make check's kernels of the backport bases leave XFS and btrfs out
-# (scripts/kernel-fs.config): none of its tests mounts them there, and a
-# fresh machine saves some 4 min of cold build per base. Every other target
-# builds them in.
+##              the backports skip the tests marked "upstream test", and every base
+##              those marked "full test" (check-full runs both); its kernels leave
+##              XFS and btrfs out (KERNEL_FS=0; any other target builds them in)
+# make check's kernels leave XFS and btrfs out (scripts/kernel-fs.config):
+# none of its tests mounts them, and a fresh machine saves some 4 min of
+# cold build per base. Every other target builds them in.
 check: export KERNEL_FS := 0
 
 check: setup tools
@@ -146,10 +145,13 @@ check: setup tools
 	done
 	@bash $(S)/check.sh "$(CHECK_BASES)" $(TESTS)
 
-## check-full   `make check` plus what does not fit CI's time: on every base the
-##              debug kernel, the kselftest, STRESS_SECS (300) s of stress and the
-##              integrity runs on it, the i386 kselftest, and the tools on the
-##              unpatched kernel (built with every prefix when it is missing)
+## check-full   `make check` plus what does not fit CI's time, on every base and
+##              on kernels with XFS and btrfs: the VM runner's throttle and network
+##              tests, the tool in the VM, the benchmark smoke run, stress, integrity,
+##              the whole fault suite; the debug kernel, with the kselftest,
+##              STRESS_SECS (300) s of stress and the integrity runs on it; the i386
+##              kselftest, and the tools on the unpatched kernel (built with every
+##              prefix when it is missing)
 check-full: setup tools
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel kernel-debug initramfs || exit 1; \

@@ -10,8 +10,7 @@
 #
 # The config is tinyconfig plus scripts/kernel.config plus the config of
 # each kselftest target in config.mk, plus scripts/kernel-fs.config (XFS,
-# btrfs) unless KERNEL_FS=0 (what `make check` sets) on a base other than
-# the upstream one; it is regenerated every time and only
+# btrfs) unless KERNEL_FS=0 (what `make check` sets); it is regenerated every time and only
 # replaces the old one when it differs, so nothing rebuilds needlessly.
 # Compiles go through ccache.
 set -u
@@ -81,14 +80,12 @@ $missing"
 
 frags=("$TOP/scripts/kernel.config")
 # XFS and btrfs (scripts/kernel-fs.config) are in every kernel but those of
-# `make check` (KERNEL_FS=0) on the bases other than the upstream one, where
-# no test of make check mounts them
+# `make check` (KERNEL_FS=0), none of whose tests mounts them
 case ${KERNEL_FS:-1} in
 1) with_fs=1 ;;
 0) with_fs=0 ;;
-*) die "KERNEL_FS is 1 (XFS and btrfs in the kernel, the default) or 0 (not on a backport base), got '$KERNEL_FS'" ;;
+*) die "KERNEL_FS is 1 (XFS and btrfs in the kernel, the default) or 0 (not), got '$KERNEL_FS'" ;;
 esac
-[ "$base" != "$(cfg UPSTREAM_BASE)" ] || with_fs=1
 [ "$with_fs" = 0 ] || frags+=("$TOP/scripts/kernel-fs.config")
 for t in $(cfg KSELFTEST_TARGETS); do
 	f=$tree/tools/testing/selftests/$t/config

@@ -44,7 +44,7 @@
 # the guest never reported a status (crash, panic, boot failure, or no /init
 # after VM_BOOT_TIMEOUT (180) s twice); 2 for bad usage, a HOST already on
 # its HUB, a hub that cannot start or a disk of a filesystem the kernel
-# lacks (XFS or btrfs on a backport's kernel of make check). After -K the results disk is not
+# lacks (XFS or btrfs on a kernel of make check). After -K the results disk is not
 # written: the command leaves its findings on the console or the kept disks.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -111,7 +111,7 @@ bytes "$mem" >/dev/null || bad "bad memory size '$mem' (e.g. 2G)"
 [ -n "$kernel" ] || kernel=$TOP/build/obj-$base/arch/x86/boot/bzImage
 [ -f "$kernel" ] || bad "no kernel at $kernel; run 'make kernel' first"
 # A disk of a filesystem the kernel cannot mount is refused before anything
-# starts: `make check` builds the backports' kernels without XFS and btrfs
+# starts: `make check` builds its kernels without XFS and btrfs
 # (scripts/kernel-fs.config). The kernel's config is beside it in its build
 # folder, or NAME.config beside build/kernels/NAME.bzImage.
 case $kernel in
@@ -130,7 +130,7 @@ for spec in "${disks[@]}"; do
 	"$TOP"/build/kernels/*) kbase=$(basename "$kernel") fix="make BASE=${kbase%%-*} prefixes, or the target that built it" ;;
 	*) fix="with scripts/kernel-fs.config" ;;
 	esac
-	bad "the kernel ${kernel#"$TOP"/} has no $fs (${kconfig#"$TOP"/}): \`make check' builds the backports without XFS and btrfs; build it again outside make check ($fix)"
+	bad "the kernel ${kernel#"$TOP"/} has no $fs (${kconfig#"$TOP"/}): \`make check' builds its kernels without XFS and btrfs; build it again outside make check ($fix)"
 done
 
 basecpio=$TOP/build/initramfs/base.cpio

@@ -13,7 +13,7 @@ else
 fi
 expect_rc 0 "guest 'true' gives 0" "$VMRUN" -b "$BASE" -q -t 300 -o "$out" true
 
-# A disk of a filesystem the kernel lacks (a backport's kernel of make check
+# A disk of a filesystem the kernel lacks (a kernel of make check
 # has no XFS or btrfs) is refused before anything boots, with what to do
 fake=$CHECKDIR/vm-exit-status-nofs
 mkdir -p "$fake"

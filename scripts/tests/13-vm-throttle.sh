@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # A throttled disk writes at the set speed (within 20 %): direct writes of
 # 128 MiB to a disk throttled to 32 MiB/s, timed by fio in the guest. The
 # same measurement on an unthrottled disk must fall outside the band, or

@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # The guests' shared link (vm-run.sh -n) goes through scripts/net-hub over
 # unix datagram sockets only. On the host: the hub sends a frame to every
 # guest socket but the sender's, refuses a second hub on its folder, stops

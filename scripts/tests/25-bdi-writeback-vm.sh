@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # bdi-writeback in the VM. On the patched kernel, on an ext4 disk, a btrfs
 # filesystem (its own bdi), a loop device and a partition, it sets and reads
 # back, auto-sizes from the kernel's estimate and from the I/O counters, and

@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # Small cells of the benchmarks, so that the benchmark scripts keep
 # working: S1 on ext4 (one repetition, 64 MiB at 16 MiB/s, threshold
 # 16 MiB): every setting produces a row, the knob keeps the device near its

@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # The stress run (scripts/stress.sh) for 60 s on the patched kernel: the
 # bad-input sweep gives no wrong answer, the attribute always reads back a
 # value some writer wrote, loop devices, unmounts and cgroups cycle, every

@@ -1,5 +1,5 @@
 #!/bin/bash
-# upstream test: other bases in make check-full
+# full test: make check-full only
 # Data integrity (scripts/integrity.sh): files written with the knob at 0,
 # 64 KiB and 1 GiB on ext4, XFS and btrfs read back cold, a planted
 # corruption is caught, and after the VM is killed mid-stream the
