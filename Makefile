@@ -1,5 +1,6 @@
 # The index of what can be run. `make` builds the patched kernel and shows
-# the knob at work; `make check` runs every test the project has.
+# the knob at work; `make check` runs the tests that fit CI's time,
+# `make check-full` every test.
 
 include config.mk
 # BASE picks one kernel base (`make BASE=7.3 ...`); `make check` runs on

@@ -10,10 +10,12 @@
 # output goes to build/check/[BASE/]NAME.log and, indented, to the
 # terminal. Ends with a line per base and "N passed, N failed"; exits
 # non-zero on any failure. A test with the line
-# "# full test: make check-full only" (debug kernels, long stress) runs only
-# when FULL=1. A test with the line
-# "# upstream test: other bases in make check-full" (the workbench's own VM
-# tests, the tool, stress and integrity) runs on UPSTREAM_BASE of config.mk,
+# "# full test: make check-full only" (what does not fit CI's 90 min on a
+# fresh machine: debug kernels, stress, integrity, the tool in the VM, the
+# whole fault suite) runs only when FULL=1; naming one without FULL=1 is
+# an error. A test with the line
+# "# upstream test: other bases in make check-full" (the VM runner's own
+# tests, the fault suite's short case) runs on UPSTREAM_BASE of config.mk,
 # and on the other bases only when FULL=1: what `make check` runs on the
 # backports is what can differ there (the series applies and builds, the
 # kselftest, NFS, the no-progress test, the warnings), inside CI's time.
@@ -34,6 +36,8 @@ tests=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
 		[ -f "$TOP/scripts/tests/$n.sh" ] || die "no test named '$n' in scripts/tests/"
+		[ "${FULL:-0}" = 1 ] || ! grep -qx '# full test: make check-full only' "$TOP/scripts/tests/$n.sh" ||
+			die "$n is a test of make check-full only: 'make check-full BASE=... TESTS=$n', or 'FULL=1 bash scripts/check.sh BASE $n' once 'make BASE=... kernel' has built a kernel with XFS and btrfs"
 		tests+=("$TOP/scripts/tests/$n.sh")
 	done
 else

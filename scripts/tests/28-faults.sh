@@ -6,8 +6,8 @@
 # writeback (its writeback at work), the writer still writing, 10 s,
 # beside the same writer on a healthy disk; the knob off and at 64 KiB
 # (the whole suite adds 16 MiB and the global threshold at both values:
-# five rows of about 45 s here would not fit make check on a fresh
-# machine). The removal, umount and sync finish, the file fsync'ed before
+# six more rows of about 45 s, which make check on a fresh machine has no
+# time for). The removal, umount and sync finish, the file fsync'ed before
 # reads back after the disk returns, nothing is lost silently, the writer
 # gets what it gets with the knob off, no kernel report, and the knob
 # costs no more CPU, empty passes, log lines or slab than faults.sh
