@@ -130,7 +130,7 @@ uninstall:
 deb:
 	@bash $(S)/check-deb.sh $(DEB_ARGS)
 
-## check        every test: workbench, series, kselftest in the VM, on every
+## check        the tests that fit CI's time: workbench, series, kselftest in the VM, on every
 ##              base of config.mk (BASE=... for one; TESTS="20-kselftest-bdi" for some);
 ##              the backports skip the tests marked "upstream test", and every base
 ##              those marked "full test" (check-full runs both); its kernels leave
@@ -141,6 +141,7 @@ deb:
 check: export KERNEL_FS := 0
 
 check: setup tools
+	@bash $(S)/check.sh -n "$(CHECK_BASES)" $(TESTS)
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel initramfs || exit 1; \
 	done
@@ -154,6 +155,7 @@ check: setup tools
 ##              kselftest, and the tools on the unpatched kernel (built with every
 ##              prefix when it is missing)
 check-full: setup tools
+	@FULL=1 bash $(S)/check.sh -n "$(CHECK_BASES)" $(TESTS)
 	@for b in $(CHECK_BASES); do \
 		$(MAKE) --no-print-directory BASE=$$b kernel kernel-debug initramfs || exit 1; \
 		test -f build/kernels/$$b-0.bzImage || \

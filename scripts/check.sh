@@ -14,17 +14,22 @@
 # fresh machine: debug kernels, stress, integrity, the tool in the VM, the
 # whole fault suite) runs only when FULL=1; naming one without FULL=1 is
 # an error. A test with the line
-# "# upstream test: other bases in make check-full" (the VM runner's own
-# tests, the fault suite's short case) runs on UPSTREAM_BASE of config.mk,
+# "# upstream test: other bases in make check-full" (the VM runner's exit
+# status, report and timeout tests, the fault suite's short case) runs on UPSTREAM_BASE of config.mk,
 # and on the other bases only when FULL=1: what `make check` runs on the
 # backports is what can differ there (the series applies and builds, the
 # kselftest, NFS, the no-progress test, the warnings), inside CI's time.
 #
-#   check.sh "BASE..." [NAME...]    NAME: run only these tests (file names
-#                                   without .sh)
+#   check.sh [-n] "BASE..." [NAME...]    NAME: run only these tests (file
+#                                        names without .sh); -n: only check
+#                                        that each NAME runs on one of the
+#                                        BASEs (what make does before
+#                                        building the kernels), run nothing
 set -u
 . "$(dirname "$0")/lib.sh"
 
+names_only=0
+if [ "${1:-}" = -n ]; then names_only=1; shift; fi
 bases=${1:-$(default_base)}
 shift || true
 export TOP
@@ -37,12 +42,17 @@ if [ $# -gt 0 ]; then
 	for n in "$@"; do
 		[ -f "$TOP/scripts/tests/$n.sh" ] || die "no test named '$n' in scripts/tests/"
 		[ "${FULL:-0}" = 1 ] || ! grep -qx '# full test: make check-full only' "$TOP/scripts/tests/$n.sh" ||
-			die "$n is a test of make check-full only: 'make check-full BASE=... TESTS=$n', or 'FULL=1 bash scripts/check.sh BASE $n' once 'make BASE=... kernel' has built a kernel with XFS and btrfs"
+			die "$n is a test of make check-full only: 'make check-full BASE=... TESTS=$n' builds what it needs"
+		if [ "${FULL:-0}" != 1 ] && grep -qx '# upstream test: other bases in make check-full' "$TOP/scripts/tests/$n.sh" &&
+			[[ " $bases " != *" $(cfg UPSTREAM_BASE) "* ]]; then
+			die "$n runs in make check on $(cfg UPSTREAM_BASE) only: 'make check BASE=$(cfg UPSTREAM_BASE) TESTS=$n', or 'make check-full BASE=... TESTS=$n' on another base"
+		fi
 		tests+=("$TOP/scripts/tests/$n.sh")
 	done
 else
 	tests=("$TOP"/scripts/tests/[0-9]*.sh)
 fi
+[ "$names_only" = 0 ] || exit 0
 host_tests=() base_tests=()
 for t in "${tests[@]}"; do
 	if [ "${FULL:-0}" != 1 ] && grep -qx '# full test: make check-full only' "$t"; then
