@@ -28,6 +28,15 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
+# marked FILE full|upstream|host: whether test FILE carries that marker line
+marked() {
+	case $2 in
+	full) grep -qx '# full test: make check-full only' "$1" ;;
+	upstream) grep -qx '# upstream test: other bases in make check-full' "$1" ;;
+	host) grep -qx '# host test: runs once' "$1" ;;
+	esac
+}
+
 names_only=0
 if [ "${1:-}" = -n ]; then names_only=1; shift; fi
 bases=${1:-$(default_base)}
@@ -41,9 +50,9 @@ tests=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
 		[ -f "$TOP/scripts/tests/$n.sh" ] || die "no test named '$n' in scripts/tests/"
-		[ "${FULL:-0}" = 1 ] || ! grep -qx '# full test: make check-full only' "$TOP/scripts/tests/$n.sh" ||
+		[ "${FULL:-0}" = 1 ] || ! marked "$TOP/scripts/tests/$n.sh" full ||
 			die "$n is a test of make check-full only: 'make check-full BASE=... TESTS=$n' builds what it needs"
-		if [ "${FULL:-0}" != 1 ] && grep -qx '# upstream test: other bases in make check-full' "$TOP/scripts/tests/$n.sh" &&
+		if [ "${FULL:-0}" != 1 ] && marked "$TOP/scripts/tests/$n.sh" upstream &&
 			[[ " $bases " != *" $(cfg UPSTREAM_BASE) "* ]]; then
 			die "$n runs in make check on $(cfg UPSTREAM_BASE) only: 'make check BASE=$(cfg UPSTREAM_BASE) TESTS=$n', or 'make check-full BASE=... TESTS=$n' on another base"
 		fi
@@ -55,10 +64,10 @@ fi
 [ "$names_only" = 0 ] || exit 0
 host_tests=() base_tests=()
 for t in "${tests[@]}"; do
-	if [ "${FULL:-0}" != 1 ] && grep -qx '# full test: make check-full only' "$t"; then
+	if [ "${FULL:-0}" != 1 ] && marked "$t" full; then
 		continue
 	fi
-	if grep -qx '# host test: runs once' "$t"; then host_tests+=("$t"); else base_tests+=("$t"); fi
+	if marked "$t" host; then host_tests+=("$t"); else base_tests+=("$t"); fi
 done
 
 passed=0 failed=0 notrun=0 failures=() faillogs=() notruns=() i=0 summary=()
@@ -67,7 +76,7 @@ counts() { if [ "$3" -gt 0 ]; then echo "$1 passed, $2 failed, $3 not run"; else
 upstream=$(cfg UPSTREAM_BASE)
 # on_base FILE BASE: whether test FILE runs on BASE
 on_base() {
-	[ "${FULL:-0}" = 1 ] || [ "$2" = "$upstream" ] || ! grep -qx '# upstream test: other bases in make check-full' "$1"
+	[ "${FULL:-0}" = 1 ] || [ "$2" = "$upstream" ] || ! marked "$1" upstream
 }
 total=${#host_tests[@]}
 for b in $bases; do
