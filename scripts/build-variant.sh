@@ -16,6 +16,12 @@
 #       whose last background pass ended stuck over its threshold is never
 #       left alone (wb_bg_bytes_stalled() answers false), as before patch
 #       6. The no-progress test (27) must fail on it.
+#   build-variant.sh BASE inflight
+#       build/kernels/BASE-inflight.bzImage: the whole series, but the
+#       over-threshold check counts the pages under writeback with the
+#       dirty ones (so a context stays over its threshold for as long as a
+#       stalled disk holds its I/O), and a stuck context is never left
+#       alone (as nostall). The fault suite's stalled disk must fail on it.
 #   build-variant.sh BASE exactsum
 #       build/kernels/BASE-exactsum-scale.bzImage: the scale kernel (256
 #       possible CPUs, the function profiler), with the count compared as
@@ -35,7 +41,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 base=${1:-} variant=${2:-}
-[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|nostall|exactsum|uaf"
+[ -n "$base" ] && [ -n "$variant" ] || die "usage: build-variant.sh BASE rootwb|parse|nostall|inflight|exactsum|uaf"
 tree=$TOP/build/linux-$base
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
@@ -59,6 +65,13 @@ nostall)
 		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
 	}
 	;;
+inflight)
+	f=mm/page-writeback.c flavor= name=$base-inflight
+	plant() {
+		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
+		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\treturn wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK) > thresh;/' "$tree/$f"
+	}
+	;;
 exactsum)
 	f=mm/page-writeback.c flavor=scale name=$base-exactsum-scale
 	plant() {
@@ -73,7 +86,7 @@ uaf)
 		sed -i '/^void bdi_set_dirty_background_bytes(struct backing_dev_info \*bdi, u64 bytes)$/{n;s/^{$/{\n\tu64 *planted = kmalloc(sizeof(*planted), GFP_KERNEL);\n\n\tif (planted) {\n\t\tkfree(planted);\n\t\tbytes |= READ_ONCE(*planted) \& 0;\n\t}/}' "$tree/$f"
 	}
 	;;
-*) die "unknown variant '$variant' (rootwb, parse, nostall, exactsum or uaf)" ;;
+*) die "unknown variant '$variant' (rootwb, parse, nostall, inflight, exactsum or uaf)" ;;
 esac
 undo() { git -C "$tree" checkout -q -- "$f"; }
 trap undo EXIT
