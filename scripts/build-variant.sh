@@ -19,9 +19,10 @@
 #   build-variant.sh BASE inflight
 #       build/kernels/BASE-inflight.bzImage: the whole series, but the
 #       over-threshold check counts the pages under writeback with the
-#       dirty ones (so a context stays over its threshold for as long as a
-#       stalled disk holds its I/O), and a stuck context is never left
-#       alone (as nostall). The fault suite's stalled disk must fail on it.
+#       dirty ones, summed exactly (so a context stays over its threshold
+#       for as long as a stalled disk holds its I/O), and a stuck context
+#       is never left alone (as nostall). The fault suite's stalled disk
+#       must fail on it.
 #   build-variant.sh BASE exactsum
 #       build/kernels/BASE-exactsum-scale.bzImage: the scale kernel (256
 #       possible CPUs, the function profiler), with the count compared as
@@ -69,7 +70,12 @@ inflight)
 	f=mm/page-writeback.c flavor= name=$base-inflight
 	plant() {
 		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
-		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\treturn wb_stat(wb, WB_RECLAIMABLE) + wb_stat(wb, WB_WRITEBACK) > thresh;/' "$tree/$f"
+		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\treturn wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK) > thresh;/' "$tree/$f"
+		# two changes: each must have taken
+		grep -q 'wb_stat_sum(wb, WB_WRITEBACK) > thresh;$' "$tree/$f" ||
+			die "cannot find the over-threshold check in build/linux-$base/$f"
+		grep -A2 '^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$' "$tree/$f" | grep -q 'return false;' ||
+			die "cannot find wb_bg_bytes_stalled() in build/linux-$base/$f"
 	}
 	;;
 exactsum)
