@@ -153,10 +153,11 @@ check: setup tools
 ##              the whole fault suite; the debug kernel, with the kselftest,
 ##              STRESS_SECS (300) s of stress and the integrity runs on it; the i386
 ##              kselftest, and the tools on the unpatched kernel (built with every
-##              prefix when it is missing); TESTS="55-faults" builds only the
-##              kernels those tests boot
-# With TESTS, check-full builds only the kernels those tests boot: the debug
-# kernel for 50-52, the unpatched base for 25 (the i386 test builds its own).
+##              prefix when it is missing); with TESTS, the debug kernel only for
+##              50-52 and the prefixes only for 25
+# With TESTS, check-full builds the debug kernel only for 50-52 and the
+# prefixes (the unpatched base among them) only for 25; the series' kernel
+# always (the i386 test builds its own).
 full_wants = $(if $(TESTS),$(filter $(1),$(TESTS)),all)
 check-full: setup tools
 	@FULL=1 bash $(S)/check.sh -n "$(CHECK_BASES)" $(TESTS)
