@@ -47,6 +47,10 @@ tree=$TOP/build/linux-$base
 [ -d "$tree/.git" ] || die "no tree at build/linux-$base; run 'make tree'"
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "build/linux-$base has uncommitted changes; commit them first"
+# never leave a stuck context alone: wb_bg_bytes_stalled() answers false
+unstall() {
+	sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
+}
 case $variant in
 rootwb)
 	f=mm/page-writeback.c flavor= name=$base-rootwb
@@ -63,13 +67,13 @@ parse)
 nostall)
 	f=mm/page-writeback.c flavor= name=$base-nostall
 	plant() {
-		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
+		unstall
 	}
 	;;
 inflight)
 	f=mm/page-writeback.c flavor= name=$base-inflight
 	plant() {
-		sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
+		unstall
 		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\treturn wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK) > thresh;/' "$tree/$f"
 		# two changes: each must have taken
 		grep -q 'wb_stat_sum(wb, WB_WRITEBACK) > thresh;$' "$tree/$f" ||
