@@ -49,8 +49,13 @@ tree=$TOP/build/linux-$base
 	die "build/linux-$base has uncommitted changes; commit them first"
 # never leave a stuck context alone: wb_bg_bytes_stalled() answers false
 unstall() {
-	sed -i '/^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$/{n;s/^{$/{\n\treturn false;/}' "$tree/$f"
+	local fn='^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$'
+	sed -i "/$fn/{n;s/^{\$/{\n\treturn false;/}" "$tree/$f"
+	grep -A2 "$fn" "$tree/$f" | grep -q 'return false;' ||
+		die "cannot find wb_bg_bytes_stalled() in build/linux-$base/$f"
 }
+# the series' over-threshold check, as perl matches it (inflight, exactsum)
+over_check='\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;'
 case $variant in
 rootwb)
 	f=mm/page-writeback.c flavor= name=$base-rootwb
@@ -74,18 +79,15 @@ inflight)
 	f=mm/page-writeback.c flavor= name=$base-inflight
 	plant() {
 		unstall
-		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\treturn wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK) > thresh;/' "$tree/$f"
-		# two changes: each must have taken
+		perl -0pi -e "s/$over_check/\\treturn wb_stat_sum(wb, WB_RECLAIMABLE) + wb_stat_sum(wb, WB_WRITEBACK) > thresh;/" "$tree/$f"
 		grep -q 'wb_stat_sum(wb, WB_WRITEBACK) > thresh;$' "$tree/$f" ||
 			die "cannot find the over-threshold check in build/linux-$base/$f"
-		grep -A2 '^static bool wb_bg_bytes_stalled(struct bdi_writeback \*wb)$' "$tree/$f" | grep -q 'return false;' ||
-			die "cannot find wb_bg_bytes_stalled() in build/linux-$base/$f"
 	}
 	;;
 exactsum)
 	f=mm/page-writeback.c flavor=scale name=$base-exactsum-scale
 	plant() {
-		perl -0pi -e 's/\treturn __percpu_counter_compare\(&wb->stat\[WB_RECLAIMABLE\], thresh,\n\t+WB_STAT_BATCH\) > 0;/\tif (thresh < 2 * wb_stat_error())\n\t\treturn wb_stat_sum(wb, WB_RECLAIMABLE) > thresh;\n\treturn wb_stat(wb, WB_RECLAIMABLE) > thresh;/' "$tree/$f"
+		perl -0pi -e "s/$over_check/"'\tif (thresh < 2 * wb_stat_error())\n\t\treturn wb_stat_sum(wb, WB_RECLAIMABLE) > thresh;\n\treturn wb_stat(wb, WB_RECLAIMABLE) > thresh;/' "$tree/$f"
 	}
 	;;
 uaf)
