@@ -4,8 +4,9 @@
 # DEB_BUILD_OPTIONS=nocheck builds it without the unit tests; tools/Makefile's
 # install and uninstall put the files where pkg-config says, or where the
 # fallbacks do, and take them away. The install and purge in a chroot
-# (piuparts) is test 54, in make check-full: its first run makes the chroot
-# with debootstrap, about 5 min, more than CI's time leaves.
+# (piuparts) is test 54, in make check-full: it installs piuparts,
+# debootstrap and autopkgtest on the host and fetches a base system from the
+# mirror, which CI's run should not depend on.
 # host test: runs once
 . "$TOP/scripts/tests/testlib.sh"
 
