@@ -90,6 +90,26 @@ max_bytes() {
 	echo "$1" >"$bdi_dir/max_bytes" || exit 1
 }
 
+# settings NAME...: the settings to run, less those that need strict_limit
+# and max_bytes (limit..., maxbytes, knob+limit) where the bdi has neither
+# (a kernel before 6.2), which it names on stderr
+settings() {
+	if [ -w "$bdi_dir/strict_limit" ] && [ -w "$bdi_dir/max_bytes" ]; then
+		echo "$@"
+		return
+	fi
+	st_keep= st_drop=
+	for st_s in "$@"; do
+		case $st_s in
+		*limit* | maxbytes) st_drop="$st_drop $st_s" ;;
+		*) st_keep="$st_keep $st_s" ;;
+		esac
+	done
+	[ -z "$st_drop" ] ||
+		echo "$0: no $bdi_dir/strict_limit or max_bytes (a kernel before 6.2): settings not run:$st_drop" >&2
+	echo $st_keep
+}
+
 # rotate N WORD...: the words, the first N (modulo their count) moved to
 # the end: each repetition runs the settings in another order, so that no
 # setting always inherits the same one's bandwidth estimate and shares

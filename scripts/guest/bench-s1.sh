@@ -20,9 +20,10 @@ mkdir -p series /tmp/floor
 header s1.tsv fs setting bdi rep total_s write_s fsync_s peak_dirty_kib
 warm_up "$mnt"
 
+list=$(settings floor off knob global limit limit16 limit-bg2 maxbytes)
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in $(rotate $((rep - 1)) floor off knob global limit limit16 limit-bg2 maxbytes); do
+	for s in $(rotate $((rep - 1)) $list); do
 		file=$mnt/s1 b=$bdi
 		if [ "$s" = floor ]; then
 			setting off

@@ -24,9 +24,10 @@ write() {
 	awk -v a="$t0" -v b="$(now)" -v m="$2" 'BEGIN { printf "%.2f\n", m / (b - a) }' >"$3"
 }
 
+list=$(settings off knob global limit)
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob global limit; do
+	for s in $list; do
 		# the same writeout history before every setting: a setting
 		# that held the slow disk back (limit) would otherwise leave
 		# the next one a different share of the global thresholds

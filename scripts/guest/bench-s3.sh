@@ -21,10 +21,11 @@ bench_init "$mnt"
 header s3.tsv fs setting bdi writers rep total_s mib_s extents_avg extents_max bmap_avg
 warm_up "$mnt"
 
+list=$(settings off knob global limit)
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	for n in $writers; do
-		for s in off knob global limit; do
+		for s in $list; do
 			setting "$s" "$thresh"
 			dir=$mnt/s3
 			rm -rf "$dir"

@@ -31,9 +31,10 @@ idle() {
 	[ "$i" -lt 300 ] || echo "$0: $disk still busy after 30 s; the count may be short" >&2
 }
 
+list=$(settings off knob global limit)
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in off knob global limit; do
+	for s in $list; do
 		# The untuned disk's share of the global background threshold
 		# follows its recent writeout: a global run that wrote the whole
 		# file would raise it for the next setting. The same warm-up

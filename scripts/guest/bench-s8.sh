@@ -80,13 +80,13 @@ job() {
 	rm -f "$mnt/s8"
 }
 
-settings="off knob limit limit-bg2 maxbytes knob+limit"
-for s in $settings; do
+list=$(settings off knob limit limit-bg2 maxbytes knob+limit)
+for s in $list; do
 	echo "S8 setting $s: $(setting_desc "$s" "$thresh" "$cap")"
 done
 rep=1
 while [ "$rep" -le "$reps" ]; do
-	for s in $(rotate $((rep - 1)) $settings); do
+	for s in $(rotate $((rep - 1)) $list); do
 		# the same history for every setting: the disk has just written
 		setting off
 		dd if=/dev/zero of="$mnt/warm-up" bs=1M count=32 conv=fsync 2>/dev/null || exit 1
