@@ -35,6 +35,8 @@ mnt=$1 fs=$2
 . /run/files/nfs-lib.sh
 . /run/files/s5.conf
 bench_init "$mnt"
+# before 6.2 the settings that need strict_limit and max_bytes cannot run
+settings=$(settings $settings)
 stats=/sys/kernel/debug/bdi/$bdi/stats
 mkdir -p series /srv/floor
 vm_dirty="dirty_ratio dirty_background_ratio dirty_expire_centisecs dirty_writeback_centisecs"
