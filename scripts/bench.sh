@@ -366,6 +366,9 @@ run_case() {
 		echo "vm: $mem memory, $cpus CPUs, QEMU software emulation"
 		echo "repetitions: $n"
 		printf '%s\n' "${params[@]}"
+		# what the guest left out on a kernel without strict_limit and max_bytes
+		grep -h 'a kernel before 6.2): settings not run:' "$dir/console.log" 2>/dev/null |
+			sed 's/^[^:]*: /settings left out: /'
 	} >>"$dir/meta.txt"
 	rm -rf "${dir%.partial}"
 	mv "$dir" "${dir%.partial}"
