@@ -78,6 +78,8 @@ meta_lines() {
 	sed -n 's/^kernel: /Kernel: /p; s/^s[0-9]: /Job: /p; s/^s[0-9] \([a-z]*\): /Job (\1): /p; s/^disk[s]*: /Disks: /p; s/^vm: /VM: /p; s/^repetitions: /Repetitions: /p' "$1/meta.txt" |
 		sed -E 's/ (ext4|xfs|btrfs)([ ,])/ FS\2/g; s/$/  /'
 	grep -h '^vm.dirty_background\|^global background' "$1/meta.txt" | sed 's/^/Guest: /; s/$/  /'
+	# what the guest could not run (strict_limit and max_bytes came in 6.2)
+	sed -n 's/^settings left out: .*settings not run: \(.*\)/Not run: \1 (the kernel has no strict_limit or max_bytes; they came in 6.2)  /p' "$1/meta.txt"
 	echo
 }
 
@@ -572,15 +574,21 @@ s8_section() {
 	echo "under writeback (BdiReclaimable and BdiWriteback: what an fsync waits for, what strict_limit counts)."
 	echo "warm: right after the disk wrote 32 MiB, its share of the recent writeout near all of it;"
 	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
-	echo "in). The per-bdi limits follow that share. limit: strict_limit with max_bytes sized so"
-	echo "that its background writeback starts where the knob's does (twice the knob's threshold"
-	echo "where the kernel starts at the bdi's background share, as 7.3 does; 4/3 of it where it"
-	echo "starts at the bdi's free-run ceiling, as 6.2 to 6.12 do); its writers are throttled from"
-	echo "the free-run ceiling, halfway between the background share and the limit, which is what"
-	echo "bursts larger than the limit meet. limit-bg2: as limit with vm.dirty_background_ratio at"
-	echo "2 (for every device) and max_bytes sized for that. maxbytes: max_bytes as for limit,"
-	echo "without strict_limit. knob+limit: the knob, and strict_limit with a larger max_bytes as"
-	echo "a cap."
+	printf '%s' "in). The per-bdi limits follow that share."
+	tsv=$(results S8 | head -n 1 | cut -d' ' -f2)
+	if [ -n "$tsv" ] && [ -n "$(present "$tsv" limit limit-bg2 maxbytes knob+limit limit16)" ]; then
+		echo " limit: strict_limit with max_bytes sized so"
+		echo "that its background writeback starts where the knob's does (twice the knob's threshold"
+		echo "where the kernel starts at the bdi's background share, as 7.3 does; 4/3 of it where it"
+		echo "starts at the bdi's free-run ceiling, as 6.2 to 6.12 do); its writers are throttled from"
+		echo "the free-run ceiling, halfway between the background share and the limit, which is what"
+		echo "bursts larger than the limit meet. limit-bg2: as limit with vm.dirty_background_ratio at"
+		echo "2 (for every device) and max_bytes sized for that. maxbytes: max_bytes as for limit,"
+		echo "without strict_limit. knob+limit: the knob, and strict_limit with a larger max_bytes as"
+		echo "a cap."
+	else
+		echo
+	fi
 	echo
 	results S8 | while read -r fs tsv bdi; do
 		d=${tsv%/*}
