@@ -578,7 +578,7 @@ s8_section() {
 	echo "idle: after it sat idle while another disk wrote, its share near none (a disk just plugged"
 	printf '%s' "in). The per-bdi limits follow that share."
 	tsv=$(results S8 | head -n 1 | cut -d' ' -f2)
-	if [ -n "$tsv" ] && [ -n "$(present "$tsv" limit limit-bg2 maxbytes knob+limit)" ]; then
+	if [ -n "$(present "$tsv" limit limit-bg2 maxbytes knob+limit)" ]; then
 		echo " limit: strict_limit with max_bytes sized so"
 		echo "that its background writeback starts where the knob's does (twice the knob's threshold"
 		echo "where the kernel starts at the bdi's background share, as 7.3 does; 4/3 of it where it"
