@@ -65,8 +65,20 @@ results() {
 		# the case's own table (S5 has s5-exports.tsv beside s5.tsv)
 		tsv=$d/$(echo "$1" | tr S s).tsv
 		[ -f "$tsv" ] || tsv=
-		[ -n "$tsv" ] && [ -f "$d/meta.txt" ] || { echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2; continue; }
+		[ -n "$tsv" ] && [ -f "$d/meta.txt" ] || continue
 		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
+	done
+}
+# incomplete: name each case folder that results() leaves out, once
+incomplete() {
+	local d c
+	for d in "$res"/S[0-9]-*; do
+		[ -d "$d" ] || continue
+		case $d in *.partial) continue ;; esac
+		c=${d##*/}
+		c=${c%%-*}
+		[ -f "$d/$(echo "$c" | tr S s).tsv" ] && [ -f "$d/meta.txt" ] ||
+			echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2
 	done
 }
 # pct A B: A / B in percent ("-" when either is missing)
@@ -678,6 +690,7 @@ s8_plot() {
 }
 
 mkdir -p "$docdir"
+incomplete
 {
 	echo "<!-- made by scripts/bench-report.sh from ${res#"$TOP"/}; do not edit -->"
 	echo

@@ -7,7 +7,8 @@
 # with max_bytes 16 MiB (limit16) holds it under its limit. S8 on ext4 (two
 # bursts of 8 MiB to an 8 MiB/s disk, knob 8 MiB): every setting and phase
 # produces a row, and with everything at its default the bursts stay
-# unwritten until the fsync. The report turns both into tables. A base
+# unwritten until the fsync. The report turns both into tables, and names
+# once a case folder it leaves out for want of its table. A base
 # before 6.2 has no strict_limit or max_bytes: there the guest must say it
 # leaves the settings that need them out, and the rest must run.
 . "$TOP/scripts/tests/testlib.sh"
@@ -55,4 +56,17 @@ grep -q '^| ext4 ' "$out/bench-smoke-tables.md" 2>/dev/null &&
 	ok "S1 table has an ext4 row" || not_ok "no ext4 row in ${out#"$TOP"/}/bench-smoke-tables.md"
 awk '/^### S8/ { s8 = 1 } s8 && /\| total s \|/ { f = 1 } END { exit !f }' "$out/bench-smoke-tables.md" 2>/dev/null &&
 	ok "S8 table has the warm phase's total" || not_ok "no S8 total row in ${out#"$TOP"/}/bench-smoke-tables.md"
+# a case folder a stopped run left without its table: the report names it
+# once, leaves it out and writes the same tables
+cp=$(mktemp -d)
+mkdir -p "$cp/results/bench-smoke"
+cp -r "$out"/S[0-9]-* "$cp/results/bench-smoke/"
+mkdir "$cp/results/bench-smoke/S1-xfs"
+"$TOP/scripts/bench-report.sh" "$cp/results/bench-smoke" "$cp" >/dev/null 2>"$cp/err"
+n=$(grep -c 'S1-xfs is incomplete; left out' "$cp/err")
+[ "$n" = 1 ] && ok "report names an incomplete case folder once" ||
+	not_ok "report named the incomplete S1-xfs $n times: $(head -c 300 "$cp/err")"
+diff <(tail -n +2 "$out/bench-smoke-tables.md") <(tail -n +2 "$cp/bench-smoke-tables.md") >/dev/null &&
+	ok "report leaves the incomplete folder out of the tables" || not_ok "an incomplete folder changed the tables"
+rm -rf "$cp"
 finish
