@@ -57,28 +57,36 @@ cells() {
 }
 # ratio FILE SPEC A B: median of setting A over median of setting B, in percent
 ratio() { pct "$(med "$1" "$3" "$2")" "$(med "$1" "$4" "$2")"; }
+# complete DIR: whether DIR, a case's folder (S1-ext4), holds what the
+# report reads: its meta.txt and its table (S7: any of its three). A
+# stopped run's *.partial folder never does. The one test of a folder.
+complete() {
+	local c=${1##*/}
+	c=$(echo "${c%%-*}" | tr S s)
+	case $1 in *.partial) return 1 ;; esac
+	[ -d "$1" ] && [ -f "$1/meta.txt" ] || return 1
+	case $c in
+	s7) [ -f "$1/s7.tsv" ] || [ -f "$1/s7-devices.tsv" ] || [ -f "$1/s7-cgroups.tsv" ] ;;
+	*) [ -f "$1/$c.tsv" ] ;;
+	esac
+}
 # results CASE: "fs tsv bdi" for each filesystem the case has results for
+# (S5 has s5-exports.tsv beside s5.tsv; S7 reads its folders itself)
 results() {
 	local d tsv
 	for d in "$res/$1"-*; do
-		case $d in *.partial) continue ;; esac
-		# the case's own table (S5 has s5-exports.tsv beside s5.tsv)
+		complete "$d" || continue
 		tsv=$d/$(echo "$1" | tr S s).tsv
-		[ -f "$tsv" ] || tsv=
-		[ -n "$tsv" ] && [ -f "$d/meta.txt" ] || continue
 		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
 	done
 }
-# incomplete: name each case folder that results() leaves out, once
+# incomplete: name, once, each case folder the report leaves out
 incomplete() {
-	local d c
+	local d
 	for d in "$res"/S[0-9]-*; do
 		[ -d "$d" ] || continue
 		case $d in *.partial) continue ;; esac
-		c=${d##*/}
-		c=${c%%-*}
-		[ -f "$d/$(echo "$c" | tr S s).tsv" ] && [ -f "$d/meta.txt" ] ||
-			echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2
+		complete "$d" || echo "$PROG: ${d#"$TOP"/} is incomplete; left out" >&2
 	done
 }
 # pct A B: A / B in percent ("-" when either is missing)
@@ -99,11 +107,13 @@ meta_lines() {
 # and fails when the case has no results (a run of some cases only)
 section() {
 	local d
-	d=$(ls -d "$res/$1"-*/meta.txt 2>/dev/null | head -n 1)
+	for d in "$res/$1"-*; do
+		complete "$d" && break
+		d=
+	done
 	[ -n "$d" ] || return 1
 	echo "### $1: $2"
 	echo
-	d=${d%/meta.txt}
 	meta_lines "$d"
 }
 
@@ -440,9 +450,8 @@ s1_section() {
 		echo "| | peak dirty MiB | - | $(cells "$tsv" peak_dirty_kib/1024 $sets) |$(for set in $sets; do printf ' |'; done) |"
 	done
 	echo
-	for d in "$res"/S1-*; do
-		fs=${d##*/S1-}
-		s1_plot "$d" "$fs" && echo "![S1 $fs: dirty amount over time]($profile-s1-$fs.png)"
+	results S1 | while read -r fs tsv bdi; do
+		s1_plot "${tsv%/*}" "$fs" && echo "![S1 $fs: dirty amount over time]($profile-s1-$fs.png)"
 	done
 	echo
 }
@@ -491,6 +500,7 @@ s7_section() {
 	echo "tmpfs, the disk being faster than the arrival rate)."
 	echo
 	for d in "$res"/S7-*; do
+		complete "$d" || continue
 		tsv=$d/s7.tsv
 		[ -f "$tsv" ] || continue
 		fs=${d##*/S7-}
@@ -514,6 +524,7 @@ s7_section() {
 		echo
 	done
 	for d in "$res"/S7-*; do
+		complete "$d" || continue
 		[ -f "$d/s7-devices.tsv" ] || continue
 		# the helpers read the setting from the second column: put the
 		# devices' kind first
@@ -533,6 +544,7 @@ s7_section() {
 		echo
 	done
 	for d in "$res"/S7-*; do
+		complete "$d" || continue
 		tsv=$d/s7-cgroups.tsv
 		[ -f "$tsv" ] || continue
 		echo "Many cgroups: $(sed -n 's/^s7 cgroups: //p' "$d/meta.txt"). Each writeback context's"
