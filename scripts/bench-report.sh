@@ -80,7 +80,8 @@ results() {
 		echo "${d##*/"$1"-} $tsv $(awk -F'\t' 'NR == 2 { print $3 }' "$tsv")"
 	done
 }
-# incomplete: name, once, each case folder the report leaves out
+# incomplete: name, once, each case folder the report leaves out (but a
+# stopped run's *.partial, which says so itself)
 incomplete() {
 	local d
 	for d in "$res"/S[0-9]-*; do
